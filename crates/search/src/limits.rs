@@ -1,0 +1,202 @@
+//! Resource limits ([`Limits`]), why a search stopped ([`Stop`]) and the internal budget that
+//! enforces them.
+
+use core::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Resource limits for one search. [`Limits::default`] is unlimited.
+///
+/// A search that hits a limit returns [`Outcome::Stopped`](crate::Outcome::Stopped) with the
+/// matching [`Stop`]; it never panics and never grows past `max_memory`.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// Stop with [`Stop::Nodes`] before expanding more than this many nodes. Checked on every
+    /// expansion.
+    pub max_nodes: Option<u64>,
+    /// Stop with [`Stop::Memory`] before the search's own data structures would exceed about
+    /// this many bytes. The estimate per stored node is `size_of` of the node record, hash-map
+    /// entry and queue entry plus `node_bytes` per copy of the node, all doubled to cover
+    /// hash-table load factor and vector growth. IDDFS and IDA* store only the current path.
+    pub max_memory: Option<usize>,
+    /// The caller's estimate of the heap bytes one node value owns (0 for plain integers or
+    /// arrays; the buffer size for a `Vec`-based state). Used only with `max_memory`.
+    pub node_bytes: usize,
+    /// Stop with [`Stop::Time`] once this instant has passed. Checked every 1024 expansions
+    /// (and on the first one).
+    pub deadline: Option<Instant>,
+    /// Stop with [`Stop::Cancelled`] once this flag is set, e.g. from another thread. Checked
+    /// every 1024 expansions (and on the first one).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// For [`bfs`](crate::bfs), [`dfs`](crate::dfs), [`iddfs`](crate::iddfs): do not expand
+    /// nodes at this depth (number of moves from the start); for [`idastar`](crate::idastar):
+    /// give up once the cost bound exceeds it. When nothing within the limit is a goal the
+    /// outcome is [`Outcome::NotFound`](crate::Outcome::NotFound). Ignored by the best-first
+    /// searches.
+    pub max_depth: Option<u64>,
+}
+
+/// Why a search stopped before finishing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// [`Limits::max_nodes`] expansions were done.
+    Nodes,
+    /// Storing more nodes would exceed [`Limits::max_memory`].
+    Memory,
+    /// [`Limits::deadline`] passed.
+    Time,
+    /// The [`Limits::cancel`] flag was set or the [`Observer`](crate::Observer) returned
+    /// [`Flow::Stop`](crate::Flow::Stop).
+    Cancelled,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stop::Nodes => "node limit reached",
+            Stop::Memory => "memory limit reached",
+            Stop::Time => "time limit reached",
+            Stop::Cancelled => "search cancelled",
+        })
+    }
+}
+
+impl std::error::Error for Stop {}
+
+/// The limits of one search, in the form the hot loops check cheaply.
+pub(crate) struct Budget<'a> {
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+    max_bytes: u64,
+    node_bytes: u64,
+}
+
+impl<'a> Budget<'a> {
+    pub(crate) fn new(limits: &'a Limits) -> Self {
+        Budget {
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            deadline: limits.deadline,
+            cancel: limits.cancel.as_deref(),
+            max_bytes: limits.max_memory.map_or(u64::MAX, |b| b as u64),
+            node_bytes: limits.node_bytes as u64,
+        }
+    }
+
+    /// Called before each expansion with the number of expansions done so far.
+    #[inline]
+    pub(crate) fn check_expand(&self, expanded: u64) -> Result<(), Stop> {
+        if expanded >= self.max_nodes {
+            return Err(Stop::Nodes);
+        }
+        // The clock and the flag are read only every 1024 expansions: `Instant::now` costs
+        // tens of nanoseconds, as much as expanding a sliding-puzzle node.
+        if expanded & 1023 == 0 { self.check_clock() } else { Ok(()) }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_clock(&self) -> Result<(), Stop> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(Stop::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Time);
+        }
+        Ok(())
+    }
+
+    /// A memory model for searches that store `node_copies` copies of each node in
+    /// `node_overhead` bytes of records (node values included) plus `entry` bytes per queue
+    /// entry.
+    pub(crate) fn memory(&self, node_overhead: usize, node_copies: u64, entry: usize) -> Memory {
+        let margin = 2;
+        Memory {
+            per_node: margin * (node_overhead as u64 + node_copies * self.node_bytes),
+            per_entry: margin * entry as u64,
+            max_bytes: self.max_bytes,
+        }
+    }
+}
+
+/// Estimated bytes of a search's stored nodes and queue entries, against the limit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Memory {
+    per_node: u64,
+    per_entry: u64,
+    max_bytes: u64,
+}
+
+impl Memory {
+    /// Whether storing `nodes` nodes and `entries` queue entries would exceed the limit.
+    #[inline]
+    pub(crate) fn exceeds(&self, nodes: usize, entries: usize) -> bool {
+        (nodes as u64)
+            .saturating_mul(self.per_node)
+            .saturating_add((entries as u64).saturating_mul(self.per_entry))
+            > self.max_bytes
+    }
+
+    /// The largest number of nodes that fits when each needs no queue entry (paths).
+    pub(crate) fn max_nodes(&self) -> usize {
+        usize::try_from(self.max_bytes / self.per_node.max(1)).unwrap_or(usize::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Budget, Limits, Stop};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    #[test]
+    fn unlimited_never_stops() {
+        let limits = Limits::default();
+        let budget = Budget::new(&limits);
+        assert_eq!(budget.check_expand(0), Ok(()));
+        assert_eq!(budget.check_expand(u64::MAX - 1), Ok(()));
+        assert!(!budget.memory(100, 2, 16).exceeds(usize::MAX / 2, usize::MAX / 2));
+    }
+
+    #[test]
+    fn node_limit_counts_expansions_done() {
+        let limits = Limits { max_nodes: Some(5), ..Limits::default() };
+        let budget = Budget::new(&limits);
+        assert_eq!(budget.check_expand(4), Ok(()));
+        assert_eq!(budget.check_expand(5), Err(Stop::Nodes));
+    }
+
+    #[test]
+    fn clock_and_flag_are_read_every_1024_expansions() {
+        let limits = Limits { deadline: Some(Instant::now()), ..Limits::default() };
+        let budget = Budget::new(&limits);
+        assert_eq!(budget.check_expand(0), Err(Stop::Time));
+        assert_eq!(budget.check_expand(1), Ok(()));
+        assert_eq!(budget.check_expand(2048), Err(Stop::Time));
+
+        let cancel = Arc::new(AtomicBool::new(true));
+        let limits = Limits { cancel: Some(cancel), ..Limits::default() };
+        assert_eq!(Budget::new(&limits).check_expand(1024), Err(Stop::Cancelled));
+    }
+
+    #[test]
+    fn memory_model_counts_node_bytes_and_margin() {
+        let limits = Limits { max_memory: Some(1000), node_bytes: 10, ..Limits::default() };
+        let memory = Budget::new(&limits).memory(30, 2, 5);
+        // 2 * (30 + 2 * 10) = 100 bytes per node, 10 per entry.
+        assert!(!memory.exceeds(9, 10));
+        assert!(memory.exceeds(10, 1));
+        assert_eq!(memory.max_nodes(), 10);
+    }
+
+    #[test]
+    fn stop_reasons_are_lowercase_lines() {
+        for stop in [Stop::Nodes, Stop::Memory, Stop::Time, Stop::Cancelled] {
+            let text = stop.to_string();
+            assert_eq!(text, text.to_lowercase());
+            assert!(!text.contains('\n'));
+        }
+    }
+}
