@@ -1,0 +1,251 @@
+//! The command line, as clap derive types, and the validators of its numbers.
+//!
+//! Every value is checked here, at the boundary, so a malformed flag is a one-line usage error
+//! (exit 2) and the commands can trust what they get.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use npuzzle_core::{Goal, Size};
+use npuzzle_solver::{Algorithm, Heuristic};
+
+/// Solve and scramble sliding-tile puzzles (8-puzzle, 15-puzzle, any WxH).
+///
+/// Boards are row-major, 0 is the blank, rows separated by '/': "8 6 7/2 5 4/3 0 1".
+/// Moves name the direction the TILE slides: R moves the tile left of the blank to the right.
+#[derive(Debug, Parser)]
+#[command(name = "npuzzle", version, propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve boards given as arguments, in a file, or on stdin.
+    ///
+    /// Exit status: 0 every board solved; 2 invalid input or usage; 3 a board is unsolvable;
+    /// 4 a limit (nodes, memory, time) was reached. With several boards, the highest.
+    Solve(SolveArgs),
+    /// Print random boards, one per line (an instance file `npuzzle solve --input -` reads).
+    Scramble(ScrambleArgs),
+}
+
+/// Output formats of `solve`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SolveFormat {
+    /// A summary, the moves and (with --steps) every position, for people.
+    #[default]
+    Text,
+    /// Only the moves, one line per board (an empty line for a board not solved).
+    Moves,
+    /// One JSON object per line and board.
+    Json,
+}
+
+/// Output formats of `scramble`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ScrambleFormat {
+    /// One board per line, inline form, after a `# goal:` line for a non-default goal.
+    #[default]
+    Text,
+    /// One JSON object per line and board.
+    Json,
+}
+
+/// `npuzzle solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Boards to solve, in any text form: "8 6 7/2 5 4/3 0 1" (quoted), "8,6,7,2,5,4,3,0,1"...
+    ///
+    /// With no BOARD and no --input, boards are read from stdin when it is not a terminal.
+    #[arg(value_name = "BOARD")]
+    pub boards: Vec<String>,
+
+    /// Read boards from FILE ('-' for stdin): an instance file (one board per line, optional
+    /// '| OPTIMAL_LENGTH', '# goal: G' lines), a 42-style file, or one multi-line board.
+    /// At most 64 MiB.
+    #[arg(long, value_name = "FILE|-")]
+    pub input: Option<PathBuf>,
+
+    /// Goal: blank-last, blank-first, snail, or a board. A '# goal:' line in an input file
+    /// takes precedence for the boards after it.
+    #[arg(long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// Algorithm: auto, bfs, dfs, iddfs, dijkstra, greedy, astar, wastar, idastar, table,
+    /// reduction. auto picks an optimal method where one finishes in seconds, otherwise a fast
+    /// non-optimal one, and says so.
+    #[arg(long, value_name = "A", default_value = "auto")]
+    pub algorithm: Algorithm,
+
+    /// Heuristic: auto, hamming, manhattan, linear-conflict.
+    #[arg(long, value_name = "H", default_value = "auto")]
+    pub heuristic: Heuristic,
+
+    /// Weight of weighted A* (f = g + W*h), at least 1.
+    #[arg(long, allow_negative_numbers = true, value_name = "W", default_value = "2", value_parser = weight)]
+    pub weight: f64,
+
+    /// Stop a search after expanding N nodes [default: no node limit].
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = positive_u64)]
+    pub max_nodes: Option<u64>,
+
+    /// Memory limit in MiB, split evenly across --threads.
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value = "1024", value_parser = mebibytes)]
+    pub max_memory: usize,
+
+    /// Time limit per board in seconds (fractions allowed).
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", default_value = "60", value_parser = seconds)]
+    pub timeout: Duration,
+
+    /// Solve this many boards at once; results are still printed in input order.
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = threads)]
+    pub threads: usize,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: SolveFormat,
+
+    /// With text output, print every position along the solution.
+    #[arg(long)]
+    pub steps: bool,
+
+    /// With --algorithm auto, insist on a proven-optimal method even where it may hit the
+    /// limits.
+    #[arg(long)]
+    pub optimal: bool,
+}
+
+/// `npuzzle scramble`.
+#[derive(Debug, Args)]
+pub struct ScrambleArgs {
+    /// Board size, width first: 3x3, 4x4, 5x3... [default: the size of an explicit --goal]
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<Size>,
+
+    /// Number of boards (at most 1,000,000).
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = count)]
+    pub count: u64,
+
+    /// Random seed, for reproducible boards [default: from the clock, printed to stderr as
+    /// '# seed: N'].
+    #[arg(long, allow_negative_numbers = true, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Goal: blank-last, blank-first, snail, or a board.
+    #[arg(long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// Make K random moves from the goal (never undoing the last one) instead of drawing a
+    /// uniformly random solvable board. At most 1,000,000.
+    #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = walk, conflicts_with = "unsolvable")]
+    pub walk: Option<u64>,
+
+    /// Draw uniformly random UNSOLVABLE boards (to test solvers' refusals).
+    #[arg(long)]
+    pub unsolvable: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: ScrambleFormat,
+}
+
+/// The most boards one `scramble` prints.
+pub const MAX_COUNT: u64 = 1_000_000;
+/// The longest random walk.
+pub const MAX_WALK: u64 = 1_000_000;
+/// The most threads `solve` starts: more than any machine it runs on has cores to give.
+const MAX_THREADS: usize = 1024;
+
+fn whole(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{t:?} is not a whole number"));
+    }
+    t.parse::<u64>().map_err(|_| format!("{t} is too large"))
+}
+
+fn positive_u64(text: &str) -> Result<u64, String> {
+    match whole(text)? {
+        0 => Err("must be at least 1".to_string()),
+        n => Ok(n),
+    }
+}
+
+fn weight(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(w) if w.is_finite() && w >= 1.0 => Ok(w),
+        _ => Err(format!("{:?} is not a weight: expected a number of at least 1", text.trim())),
+    }
+}
+
+fn mebibytes(text: &str) -> Result<usize, String> {
+    positive_u64(text)?
+        .checked_mul(1 << 20)
+        .and_then(|bytes| usize::try_from(bytes).ok())
+        .ok_or_else(|| format!("{} MiB is more memory than this machine can address", text.trim()))
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    let bad = || format!("{:?} is not a time: expected a positive number of seconds", text.trim());
+    let secs = text.trim().parse::<f64>().map_err(|_| bad())?;
+    if !(secs.is_finite() && secs > 0.0) {
+        return Err(bad());
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("{} seconds is too long", text.trim()))
+}
+
+fn threads(text: &str) -> Result<usize, String> {
+    match usize::try_from(positive_u64(text)?) {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!("at most {MAX_THREADS} threads")),
+    }
+}
+
+fn count(text: &str) -> Result<u64, String> {
+    match positive_u64(text)? {
+        n if n <= MAX_COUNT => Ok(n),
+        _ => Err("at most 1,000,000 boards at a time".to_string()),
+    }
+}
+
+fn walk(text: &str) -> Result<u64, String> {
+    match whole(text)? {
+        k if k <= MAX_WALK => Ok(k),
+        _ => Err("a walk is at most 1,000,000 moves".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn numbers_are_validated() {
+        assert_eq!(mebibytes("64"), Ok(64 << 20));
+        assert!(mebibytes("0").is_err());
+        assert!(mebibytes("99999999999999999999").is_err());
+        assert!(mebibytes("18446744073709551615").is_err());
+        assert_eq!(seconds("0.5"), Ok(Duration::from_millis(500)));
+        for bad in ["0", "-1", "nan", "inf", "1e300", "x"] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert!(weight("0.5").is_err());
+        assert!(weight("NaN").is_err());
+        assert_eq!(weight("1.5"), Ok(1.5));
+        assert!(threads("0").is_err());
+        assert!(threads("100000").is_err());
+        assert!(count("1000001").is_err());
+        assert!(walk("-3").is_err());
+    }
+}
