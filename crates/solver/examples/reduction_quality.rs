@@ -1,0 +1,80 @@
+//! Solution length / Manhattan lower bound of the reduction solver on random boards.
+//!
+//! `cargo run --release -p npuzzle-solver --example reduction_quality [SECONDS...] [--sizes 10,20,32] [--count 20]`
+//!
+//! Prints, for each size, the median ratio and time of the plain solve and of the anytime
+//! mode with each budget given (default: 1 and 10 seconds).
+
+use std::time::{Duration, Instant};
+
+use npuzzle_core::{Goal, Scrambler, Size};
+use npuzzle_solver::reduction::{self, Budget};
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut budgets: Vec<f64> = Vec::new();
+    let mut sizes = vec![10usize, 20, 32];
+    let mut count = 20u64;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--sizes" => {
+                sizes = args
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .filter_map(|s| s.parse().ok())
+                    .collect();
+            }
+            "--count" => count = args.next().and_then(|s| s.parse().ok()).unwrap_or(count),
+            other => budgets.push(other.parse()?),
+        }
+    }
+    if budgets.is_empty() {
+        budgets = vec![1.0, 10.0];
+    }
+    println!(
+        "size   boards  plain ratio  plain ms  {}",
+        budgets.iter().map(|b| format!("anytime {b}s ratio")).collect::<Vec<_>>().join("  ")
+    );
+    for &n in &sizes {
+        let goal = Goal::BlankLast.board(Size::square(n)?)?;
+        let mut plain = Vec::new();
+        let mut ms = Vec::new();
+        let mut any: Vec<Vec<f64>> = vec![Vec::new(); budgets.len()];
+        for seed in 0..count {
+            let board = Scrambler::new(seed).solvable(&goal);
+            let lb = reduction::manhattan_lower_bound(&board, &goal) as f64;
+            let t = Instant::now();
+            let moves = reduction::solve(&board, &goal)?;
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            plain.push(moves.len() as f64 / lb);
+            for (i, &b) in budgets.iter().enumerate() {
+                let report = reduction::solve_anytime(
+                    &board,
+                    &goal,
+                    Budget::for_duration(Duration::from_secs_f64(b)),
+                )?;
+                any[i].push(report.moves.len() as f64 / lb);
+            }
+        }
+        println!(
+            "{n:>3}x{n:<3} {count:>6}  {:>11.3}  {:>8.2}  {}",
+            median(plain),
+            median(ms),
+            any.into_iter().map(|v| format!("{:>18.3}", median(v))).collect::<Vec<_>>().join("  ")
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! The reduction solver: every solution replays to the goal, on boards of many shapes and
+//! every kind of goal; the anytime mode never does worse; bad requests are refused.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use npuzzle_core::{Board, Goal, Moves, Scrambler, Size};
+use npuzzle_solver::reduction::{self, Budget, ReductionError};
+use proptest::prelude::*;
+
+/// Asserts that `moves` take `board` to `goal`.
+fn assert_replays(board: &Board, goal: &Board, moves: &Moves) {
+    let mut end = board.clone();
+    end.apply_all(moves).unwrap_or_else(|e| panic!("{board} -> {goal}: illegal move: {e}"));
+    assert_eq!(&end, goal, "{board} does not reach the goal with {moves}");
+}
+
+/// The three named goals and a random explicit one, for `size`.
+fn goals(size: Size, seed: u64) -> Vec<Board> {
+    let mut goals: Vec<Board> = [Goal::BlankLast, Goal::BlankFirst, Goal::Snail]
+        .iter()
+        .filter_map(|g| g.board(size).ok())
+        .collect();
+    let base = goals[0].clone();
+    goals.push(Scrambler::new(seed).solvable(&base));
+    goals
+}
+
+fn solve_and_check(board: &Board, goal: &Board) -> Moves {
+    let moves = reduction::solve(board, goal).unwrap_or_else(|e| panic!("{board} -> {goal}: {e}"));
+    assert_replays(board, goal, &moves);
+    assert!(moves.len() as u64 >= reduction::manhattan_lower_bound(board, goal));
+    moves
+}
+
+#[test]
+fn many_shapes_and_goals_replay() {
+    let mut s = Scrambler::new(2024);
+    let shapes = [
+        (2, 2),
+        (3, 2),
+        (2, 3),
+        (3, 3),
+        (4, 2),
+        (2, 4),
+        (2, 7),
+        (7, 2),
+        (2, 12),
+        (13, 2),
+        (3, 7),
+        (8, 3),
+        (4, 4),
+        (5, 4),
+        (4, 5),
+        (5, 5),
+        (6, 6),
+        (7, 5),
+        (10, 9),
+        (9, 10),
+        (12, 12),
+        (16, 16),
+        (20, 20),
+        (5, 13),
+        (17, 6),
+    ];
+    for (i, &(w, h)) in shapes.iter().enumerate() {
+        let size = Size::new(w, h).unwrap();
+        for goal in goals(size, i as u64) {
+            let boards = if w * h <= 64 { 12 } else { 3 };
+            for _ in 0..boards {
+                let board = s.solvable(&goal);
+                solve_and_check(&board, &goal);
+            }
+        }
+    }
+}
+
+#[test]
+fn sixty_four_and_one_twenty_eight() {
+    for (side, goal) in
+        [(64, Goal::BlankLast), (64, Goal::Snail), (64, Goal::BlankFirst), (128, Goal::BlankLast)]
+    {
+        let goal = goal.board(Size::square(side).unwrap()).unwrap();
+        let board = Scrambler::new(side as u64).solvable(&goal);
+        solve_and_check(&board, &goal);
+    }
+}
+
+#[test]
+fn solved_and_nearly_solved_boards() {
+    for (w, h) in [(2, 2), (3, 3), (5, 4), (10, 10)] {
+        for goal in goals(Size::new(w, h).unwrap(), 7) {
+            assert!(reduction::solve(&goal, &goal).unwrap().is_empty(), "{goal}");
+            let (board, _) = Scrambler::new(3).walk(&goal, 6);
+            let moves = solve_and_check(&board, &goal);
+            assert!(moves.len() <= 6 || w * h > 9, "{board}: {moves}");
+        }
+    }
+}
+
+#[test]
+fn solve_is_deterministic() {
+    let goal = Goal::Snail.board(Size::new(11, 8).unwrap()).unwrap();
+    let board = Scrambler::new(5).solvable(&goal);
+    assert_eq!(reduction::solve(&board, &goal), reduction::solve(&board, &goal));
+}
+
+#[test]
+fn unsolvable_and_mismatched_are_errors() {
+    for (w, h) in [(2, 2), (3, 2), (4, 4), (9, 5)] {
+        for goal in goals(Size::new(w, h).unwrap(), 1) {
+            let board = Scrambler::new(4).unsolvable(&goal);
+            assert!(matches!(reduction::solve(&board, &goal), Err(ReductionError::Unsolvable(_))));
+            let budget = Budget::for_duration(Duration::from_millis(10));
+            assert!(matches!(
+                reduction::solve_anytime(&board, &goal, budget),
+                Err(ReductionError::Unsolvable(_))
+            ));
+        }
+    }
+    let board = Goal::BlankLast.board(Size::new(4, 3).unwrap()).unwrap();
+    let goal = Goal::BlankLast.board(Size::new(3, 4).unwrap()).unwrap();
+    let err = reduction::solve(&board, &goal).unwrap_err();
+    assert_eq!(err, ReductionError::SizeMismatch { board: board.size(), goal: goal.size() });
+}
+
+#[test]
+fn anytime_is_never_longer_and_replays() {
+    let mut s = Scrambler::new(77);
+    for (w, h) in [(3, 3), (2, 6), (6, 5), (10, 10), (12, 7)] {
+        for goal in goals(Size::new(w, h).unwrap(), 3) {
+            let board = s.solvable(&goal);
+            let plain = reduction::solve(&board, &goal).unwrap();
+            let report = reduction::solve_anytime(
+                &board,
+                &goal,
+                Budget::for_duration(Duration::from_millis(60)),
+            )
+            .unwrap();
+            assert_replays(&board, &goal, &report.moves);
+            assert_eq!(report.first_length, plain.len());
+            assert!(report.moves.len() <= plain.len());
+            assert!(report.attempts >= 1);
+            assert_eq!(report.lower_bound, reduction::manhattan_lower_bound(&board, &goal));
+        }
+    }
+}
+
+#[test]
+fn anytime_improves_a_medium_board() {
+    let goal = Goal::BlankLast.board(Size::square(12).unwrap()).unwrap();
+    let board = Scrambler::new(12).solvable(&goal);
+    let report =
+        reduction::solve_anytime(&board, &goal, Budget::for_duration(Duration::from_millis(300)))
+            .unwrap();
+    assert_replays(&board, &goal, &report.moves);
+    assert!(report.moves.len() < report.first_length, "{report:?}");
+    assert!(report.improvements >= 1);
+}
+
+#[test]
+fn anytime_respects_cancel_and_deadline() {
+    let goal = Goal::BlankLast.board(Size::square(16).unwrap()).unwrap();
+    let board = Scrambler::new(1).solvable(&goal);
+    // Raised before the start: the first solution is not even begun.
+    let flag = Arc::new(AtomicBool::new(true));
+    let budget = Budget::for_duration(Duration::from_secs(60)).with_cancel(flag);
+    assert_eq!(reduction::solve_anytime(&board, &goal, budget), Err(ReductionError::Interrupted));
+    // A short deadline is kept.
+    let start = Instant::now();
+    let report =
+        reduction::solve_anytime(&board, &goal, Budget::for_duration(Duration::from_millis(100)))
+            .unwrap();
+    assert!(start.elapsed() < Duration::from_millis(600), "{:?}", start.elapsed());
+    assert_replays(&board, &goal, &report.moves);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_size_any_goal_replays(w in 2usize..=12, h in 2usize..=12, goal_kind in 0usize..4, seed in any::<u64>()) {
+        let size = Size::new(w, h).unwrap();
+        let goal = goals(size, seed).swap_remove(goal_kind);
+        let board = Scrambler::new(seed).solvable(&goal);
+        let moves = reduction::solve(&board, &goal).unwrap();
+        let mut end = board.clone();
+        end.apply_all(&moves).unwrap();
+        prop_assert_eq!(end, goal);
+    }
+}
