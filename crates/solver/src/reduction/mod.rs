@@ -36,6 +36,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod beam;
 mod grid;
 mod peephole;
 mod reduce;
@@ -223,9 +224,6 @@ fn attempt(
     if replays(board, goal, &moves) { Ok(moves) } else { Err(ReductionError::Internal) }
 }
 
-/// Blank step costs tried by the anytime mode (see `Grid::blank_path`); all about as good.
-const COSTS: [(u32, u32); 6] = [(1, 6), (1, 4), (1, 8), (1, 12), (2, 9), (2, 13)];
-
 /// Like [`solve`], then keeps looking for shorter solutions until `budget` runs out, and
 /// returns the shortest found (never longer than [`solve`]'s).
 ///
@@ -267,25 +265,25 @@ pub fn solve_anytime(
             consider(polished, &mut best);
         }
     }
+    // Beam searches of growing width, each seeded differently.
     let mut seed = 1u64;
+    let mut width = 2usize;
     while !budget.expired() {
-        let strategy = Strategy {
-            random_sides: seed % 2 == 0,
-            fill: None,
-            random_ties: true,
-            costs: COSTS[(seed % COSTS.len() as u64) as usize],
-            big_finish: seed % 4 < 2,
-        };
-        match attempt(board, goal, &info, strategy, seed, Effort::HEAVY, &interrupted) {
+        let children = (width + 2).min(12);
+        match beam::search(board, &info, width, children, seed, &interrupted) {
             Ok(moves) => {
                 attempts += 1;
-                consider(moves, &mut best);
+                let moves = peephole::optimise(board, moves, Effort::HEAVY);
+                if replays(board, goal, &moves) {
+                    consider(moves, &mut best);
+                }
             }
-            Err(ReductionError::Interrupted) => break,
-            // An attempt gone wrong (a bug) is only a wasted attempt: the best so far stands.
-            Err(_) => {}
+            Err(Failure::Interrupted) => break,
+            // A search gone wrong (a bug) is only wasted time: the best so far stands.
+            Err(Failure::Stuck) => {}
         }
         seed += 1;
+        width = (width * 3 / 2).min(64);
     }
     Ok(AnytimeReport {
         moves: Moves(best),

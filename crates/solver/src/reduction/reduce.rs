@@ -109,6 +109,22 @@ impl Reducer {
         (b % self.grid.w, b / self.grid.w)
     }
 
+    /// The Manhattan distance of the tiles still in the region (all tiles not yet locked).
+    pub(super) fn region_manhattan(&self) -> usize {
+        let r = self.region;
+        let w = self.grid.w;
+        let mut sum = 0;
+        for y in r.y0..r.y1 {
+            for x in r.x0..r.x1 {
+                let t = self.grid.cells[y * w + x];
+                if t != 0 {
+                    sum += dist(w, y * w + x, self.goal.pos[usize::from(t)] as usize);
+                }
+            }
+        }
+        sum
+    }
+
     /// Whether the region is small enough for the exact table: at most 3x3 when
     /// `big_finish`, at most 6 cells (3x2, 2x3 or 2x2) otherwise.
     pub(super) fn is_small(&self) -> bool {
