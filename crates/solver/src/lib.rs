@@ -1,0 +1,43 @@
+//! Heuristics, exact tables, specialised engines, and [`solve`], which picks among them.
+//!
+//! The conventions (board text, goals, move letters) are those of `npuzzle-core`. This crate
+//! puts the problem-agnostic searches of `npuzzle-search` to work on sliding-tile puzzles:
+//!
+//! - [`heuristic`]: Hamming, Manhattan and linear conflict for any size and goal;
+//! - [`ExactTable`]: breadth-first distance tables for boards of at most 9 cells;
+//! - packed engines for boards up to 4x4 (incremental, table-driven heuristics) and a general
+//!   engine for every other size;
+//! - [`reduction`]: a fast non-optimal solver for boards of any size;
+//! - [`solve`]: one entry point, with [`Algorithm::Auto`] choosing per board.
+//!
+//! # Example
+//! ```
+//! use npuzzle_core::{Board, Goal};
+//! use npuzzle_solver::{Options, Status, solve};
+//! let board: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+//! let goal = Goal::BlankLast.board(board.size())?;
+//! let solution = solve(&board, &goal, &Options::default())?;
+//! assert_eq!(solution.status, Status::Solved);
+//! assert!(solution.optimal);
+//! assert_eq!(solution.moves.len(), 31);
+//! let mut end = board.clone();
+//! end.apply_all(&solution.moves)?;
+//! assert_eq!(end, goal);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod general;
+pub mod heuristic;
+mod options;
+pub mod reduction;
+mod small;
+mod solution;
+mod solve;
+mod table;
+
+pub use error::SolveError;
+pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
+pub use solution::{Solution, Stats, Status};
+pub use solve::{AUTO_OPTIMAL_BUDGET, solve};
+pub use table::ExactTable;

@@ -1,0 +1,379 @@
+//! The entry point: check the request, pick an engine, run it under the limits.
+
+use std::time::{Duration, Instant};
+
+use npuzzle_core::{Board, Moves, Parity};
+use npuzzle_search as search;
+use search::{Outcome, Report, Stop};
+
+use crate::error::SolveError;
+use crate::options::{Algorithm, Heuristic, Limits, Options};
+use crate::solution::{Solution, Stats, Status};
+use crate::table::{self, ExactTable};
+use crate::{general, small};
+
+/// How long `auto` lets IDA* try for a proven optimum on boards of 13 to 16 cells before it
+/// falls back to a fast non-optimal method (unless `optimal` is asked for).
+pub const AUTO_OPTIMAL_BUDGET: Duration = Duration::from_secs(5);
+
+/// Boards up to this many cells are solved optimally by `auto` with IDA* + linear conflict.
+const AUTO_IDA_CELLS: usize = 12;
+
+/// Boards up to this many cells get a bounded optimal attempt from `auto` first.
+const AUTO_TRY_CELLS: usize = 16;
+
+/// Solves `board` towards `goal` as `options` ask.
+///
+/// With [`Algorithm::Auto`] it picks per board:
+/// - at most 9 cells (3x3, 2x4, ...): the exact distance table, built on first use;
+/// - at most 12 cells: IDA* with linear conflict (optimal);
+/// - 13 to 16 cells (4x4, ...): IDA* with linear conflict for up to
+///   [`AUTO_OPTIMAL_BUDGET`], then weighted A*, reported as not optimal;
+/// - anything larger: weighted A* under the limits, reported as not optimal.
+///
+/// With `options.optimal`, `auto` uses IDA* with linear conflict on every size, under the
+/// limits. Solvability is checked first; an unsolvable board is a [`Status::Unsolvable`]
+/// answer, and running out of nodes, memory or time is a [`Status::Limit`] answer.
+///
+/// # Errors
+/// [`SolveError`] when the request itself is wrong: a goal of another size, a weight below
+/// 1, or the table engine on a board of more than 9 cells.
+pub fn solve(board: &Board, goal: &Board, options: &Options) -> Result<Solution, SolveError> {
+    let clock = Instant::now();
+    if board.size() != goal.size() {
+        return Err(SolveError::GoalSize { goal: goal.size(), board: board.size() });
+    }
+    if !(options.weight.is_finite() && options.weight >= 1.0) {
+        return Err(SolveError::Weight(options.weight));
+    }
+    let cells = board.tiles().len();
+    let algorithm = options.algorithm;
+    if algorithm == Algorithm::Table && cells > table::MAX_CELLS {
+        return Err(SolveError::TableTooLarge(cells));
+    }
+    // The table answers solvability itself, at no extra cost.
+    let use_table = algorithm == Algorithm::Table
+        || (algorithm == Algorithm::Auto && cells <= table::MAX_CELLS);
+    if use_table {
+        return Ok(solve_by_table(board, goal, clock));
+    }
+    let parity = Parity::of(board, goal);
+    if !parity.solvable() {
+        let (algorithm, heuristic) = resolve(options, cells);
+        return Ok(Solution {
+            status: Status::Unsolvable,
+            moves: Moves::default(),
+            optimal: false,
+            algorithm,
+            heuristic,
+            stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
+            message: Some(format!("unsolvable: {parity}")),
+        });
+    }
+    if algorithm != Algorithm::Auto {
+        let heuristic = resolve(options, cells).1;
+        return Ok(run(
+            board,
+            goal,
+            algorithm,
+            heuristic,
+            options.weight,
+            &options.limits,
+            None,
+            clock,
+        ));
+    }
+    Ok(auto(board, goal, options, clock))
+}
+
+/// The algorithm and heuristic that will actually run (for reporting).
+fn resolve(options: &Options, cells: usize) -> (Algorithm, Option<Heuristic>) {
+    let algorithm = match options.algorithm {
+        Algorithm::Auto if cells <= table::MAX_CELLS => Algorithm::Table,
+        Algorithm::Auto if options.optimal || cells <= AUTO_TRY_CELLS => Algorithm::IdaStar,
+        Algorithm::Auto => Algorithm::WAStar,
+        other => other,
+    };
+    let heuristic = algorithm.is_informed().then(|| match options.heuristic {
+        Heuristic::Auto => Heuristic::LinearConflict,
+        h => h,
+    });
+    (algorithm, heuristic)
+}
+
+fn solve_by_table(board: &Board, goal: &Board, clock: Instant) -> Solution {
+    // The caller checked the cell count.
+    let table = ExactTable::for_goal(goal);
+    let moves = table.as_ref().and_then(|t| t.solve(board));
+    let seconds = clock.elapsed().as_secs_f64();
+    match moves {
+        Some(moves) => Solution {
+            status: Status::Solved,
+            stats: Stats { expanded: moves.len() as u64, generated: 0, max_frontier: 0, seconds },
+            moves,
+            optimal: true,
+            algorithm: Algorithm::Table,
+            heuristic: None,
+            message: None,
+        },
+        None => Solution {
+            status: Status::Unsolvable,
+            moves: Moves::default(),
+            optimal: false,
+            algorithm: Algorithm::Table,
+            heuristic: None,
+            stats: Stats { seconds, ..Stats::default() },
+            message: Some(format!("unsolvable: {}", Parity::of(board, goal))),
+        },
+    }
+}
+
+fn auto(board: &Board, goal: &Board, options: &Options, clock: Instant) -> Solution {
+    let cells = board.tiles().len();
+    let heuristic = match options.heuristic {
+        Heuristic::Auto => Heuristic::LinearConflict,
+        h => h,
+    };
+    let limits = &options.limits;
+    if options.optimal || cells <= AUTO_IDA_CELLS {
+        return run(board, goal, Algorithm::IdaStar, Some(heuristic), 1.0, limits, None, clock);
+    }
+    let mut note = String::new();
+    if cells <= AUTO_TRY_CELLS {
+        let budget = limits.timeout.map_or(AUTO_OPTIMAL_BUDGET, |t| t.min(AUTO_OPTIMAL_BUDGET));
+        let attempt =
+            run(board, goal, Algorithm::IdaStar, Some(heuristic), 1.0, limits, Some(budget), clock);
+        if attempt.status == Status::Solved || user_limit_hit(&attempt, limits, clock) {
+            return attempt;
+        }
+        note = format!(
+            "IDA* + {} found no proven optimum within {:.0} s, so ",
+            heuristic.name(),
+            budget.as_secs_f64()
+        );
+    }
+    let mut answer =
+        run(board, goal, Algorithm::WAStar, Some(heuristic), options.weight, limits, None, clock);
+    if answer.status == Status::Solved {
+        answer.message = Some(format!(
+            "not proven optimal: {note}auto used weighted A* (w = {}); use --optimal to insist on a proven optimum",
+            options.weight
+        ));
+    }
+    answer
+}
+
+/// Whether the attempt stopped because of the caller's own limits (not auto's budget).
+fn user_limit_hit(attempt: &Solution, limits: &Limits, clock: Instant) -> bool {
+    attempt.status == Status::Limit
+        && (limits.timeout.is_some_and(|t| clock.elapsed() >= t)
+            || limits.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            || attempt.message.as_deref().is_some_and(|m| !m.starts_with("time limit")))
+}
+
+/// Runs one explicit algorithm on a solvable board.
+#[expect(clippy::too_many_arguments, reason = "one private dispatcher with every knob")]
+fn run(
+    board: &Board,
+    goal: &Board,
+    algorithm: Algorithm,
+    heuristic: Option<Heuristic>,
+    weight: f64,
+    limits: &Limits,
+    budget: Option<Duration>,
+    clock: Instant,
+) -> Solution {
+    let heuristic =
+        if algorithm.is_informed() { heuristic.or(Some(Heuristic::LinearConflict)) } else { None };
+    let timeout = match (limits.timeout, budget) {
+        (Some(t), Some(b)) => Some(t.min(b)),
+        (t, b) => t.or(b),
+    };
+    let mut search_limits = search::Limits {
+        max_nodes: limits.max_nodes,
+        max_memory: limits.max_memory,
+        node_bytes: 0,
+        deadline: timeout.map(|t| clock + t),
+        cancel: limits.cancel.clone(),
+        max_depth: None,
+    };
+    let (w, h) = (board.width(), board.height());
+    let (moves, stats, stop) = if small::fits(w, h) {
+        let kind = heuristic.unwrap_or(Heuristic::Manhattan);
+        let engine = small::Engine::get(goal, kind);
+        let start = engine.pack(board);
+        let informed = heuristic.is_some();
+        let e = &*engine;
+        let succ = |n: &small::Node| e.successors(n);
+        let succ_c = |n: &small::Node| e.successors(n).map(|m| (m, 1u32));
+        let h_of = |n: &small::Node| if informed { u32::from(n.h) } else { 0 };
+        let goal_test = |n: &small::Node| e.is_goal(n);
+        let report =
+            dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits);
+        finish(report, |path| engine.moves(path))
+    } else {
+        let engine = general::Engine::new(goal, heuristic);
+        search_limits.node_bytes = engine.node_bytes();
+        let start = engine.node(board);
+        let e = &engine;
+        let succ = |n: &general::Node| e.successors(n);
+        let succ_c = |n: &general::Node| e.successors(n).map(|m| (m, 1u32));
+        let h_of = |n: &general::Node| n.h;
+        let goal_test = |n: &general::Node| e.is_goal(n);
+        let report =
+            dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits);
+        finish(report, |path| engine.moves(path))
+    };
+    let stats = Stats { seconds: clock.elapsed().as_secs_f64(), ..stats };
+    let (status, message) = match stop {
+        None => (Status::Solved, None),
+        Some(reason) => {
+            (Status::Limit, Some(limit_message(reason, algorithm, limits, timeout, &stats)))
+        }
+    };
+    let optimal = status == Status::Solved
+        && algorithm.is_optimal()
+        && heuristic.is_none_or(|_| algorithm != Algorithm::Greedy);
+    Solution {
+        status,
+        moves: moves.unwrap_or_default(),
+        optimal,
+        algorithm,
+        heuristic,
+        stats,
+        message,
+    }
+}
+
+/// Why a search ended without a solution.
+enum Ended {
+    Stopped(Stop),
+    Exhausted,
+}
+
+#[expect(clippy::too_many_arguments, reason = "the closures each algorithm family needs")]
+fn dispatch<N, FN, IN, FC, IC, FH, FS>(
+    algorithm: Algorithm,
+    start: &N,
+    succ: FN,
+    succ_c: FC,
+    h: FH,
+    goal: FS,
+    weight: f64,
+    limits: &search::Limits,
+) -> Report<N, u32>
+where
+    N: Eq + std::hash::Hash + Clone,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    FC: FnMut(&N) -> IC,
+    IC: IntoIterator<Item = (N, u32)>,
+    FH: FnMut(&N) -> u32,
+    FS: FnMut(&N) -> bool,
+{
+    let unit = |r: Report<N, usize>| Report {
+        outcome: match r.outcome {
+            Outcome::Found { path, cost } => Outcome::Found { path, cost: cost as u32 },
+            Outcome::NotFound => Outcome::NotFound,
+            Outcome::Stopped(s) => Outcome::Stopped(s),
+        },
+        stats: r.stats,
+    };
+    match algorithm {
+        Algorithm::Bfs => unit(search::bfs(start, succ, goal, limits, ())),
+        Algorithm::Dfs => unit(search::dfs(start, succ, goal, limits, ())),
+        Algorithm::Iddfs => unit(search::iddfs(start, succ, goal, limits, ())),
+        Algorithm::Dijkstra => search::dijkstra(start, succ_c, goal, limits, ()),
+        Algorithm::Greedy => search::greedy(start, succ_c, h, goal, limits, ()),
+        Algorithm::WAStar => search::wastar(start, succ_c, h, goal, weight, limits, ()),
+        Algorithm::AStar => search::astar(start, succ_c, h, goal, limits, ()),
+        // Auto, Table and Reduction never reach here; IDA* is the safe catch-all.
+        _ => search::idastar(start, succ_c, h, goal, limits, ()),
+    }
+}
+
+fn finish<N>(
+    report: Report<N, u32>,
+    moves: impl Fn(&[N]) -> Moves,
+) -> (Option<Moves>, Stats, Option<Ended>) {
+    let s = report.stats;
+    let stats = Stats {
+        expanded: s.expanded,
+        generated: s.generated,
+        max_frontier: s.max_frontier,
+        seconds: s.seconds,
+    };
+    match report.outcome {
+        Outcome::Found { path, .. } => (Some(moves(&path)), stats, None),
+        Outcome::NotFound => (None, stats, Some(Ended::Exhausted)),
+        Outcome::Stopped(stop) => (None, stats, Some(Ended::Stopped(stop))),
+    }
+}
+
+fn limit_message(
+    ended: Ended,
+    algorithm: Algorithm,
+    limits: &Limits,
+    timeout: Option<Duration>,
+    stats: &Stats,
+) -> String {
+    let nodes = format!("after {} expanded nodes", group(stats.expanded));
+    let stores_everything = matches!(
+        algorithm,
+        Algorithm::Bfs
+            | Algorithm::Dfs
+            | Algorithm::Dijkstra
+            | Algorithm::AStar
+            | Algorithm::Greedy
+            | Algorithm::WAStar
+    );
+    let advice = if stores_everything {
+        format!(
+            "; {} keeps every position it reaches: try --algorithm idastar (memory-free) or the default auto",
+            algorithm.name()
+        )
+    } else {
+        "; try the default --algorithm auto, or raise the limit".to_string()
+    };
+    match ended {
+        Ended::Stopped(Stop::Memory) => {
+            let mib = limits.max_memory.unwrap_or(0) / (1 << 20);
+            format!("memory limit of {mib} MiB reached {nodes}{advice}")
+        }
+        Ended::Stopped(Stop::Time) => {
+            let secs = timeout.map_or(0.0, |t| t.as_secs_f64());
+            format!("time limit of {secs} s reached {nodes}{advice}")
+        }
+        Ended::Stopped(Stop::Nodes) => {
+            format!("node limit of {} reached{advice}", group(limits.max_nodes.unwrap_or(0)))
+        }
+        Ended::Stopped(Stop::Cancelled) => format!("search cancelled {nodes}"),
+        Ended::Exhausted => format!("search space exhausted without reaching the goal {nodes}"),
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_digits() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(1234567), "1,234,567");
+    }
+}

@@ -1,0 +1,277 @@
+//! Integration tests of the solver: heuristics against exact distances on every 3x3 board,
+//! every optimal algorithm against the exact table, every solution replayed to the goal.
+
+use npuzzle_core::{Board, Goal, Scrambler, Size};
+use npuzzle_solver::heuristic::GoalMap;
+use npuzzle_solver::{
+    Algorithm, ExactTable, Heuristic, Limits, Options, SolveError, Status, solve,
+};
+
+const GOALS: [Goal; 3] = [Goal::BlankLast, Goal::BlankFirst, Goal::Snail];
+const HEURISTICS: [Heuristic; 3] =
+    [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict];
+
+fn goal3(goal: &Goal) -> Board {
+    goal.board(Size::square(3).unwrap()).unwrap()
+}
+
+/// Every reachable 3x3 board with its exact distance, by BFS from the goal (independent of
+/// the table's own indexing).
+fn all_boards(goal: &Board) -> Vec<(Board, u32)> {
+    use std::collections::{HashSet, VecDeque};
+    let mut seen = HashSet::from([goal.clone()]);
+    let mut queue = VecDeque::from([(goal.clone(), 0u32)]);
+    let mut out = Vec::new();
+    while let Some((b, d)) = queue.pop_front() {
+        for m in b.legal_moves() {
+            let n = b.moved(m).unwrap();
+            if seen.insert(n.clone()) {
+                queue.push_back((n, d + 1));
+            }
+        }
+        out.push((b, d));
+    }
+    out
+}
+
+#[test]
+fn heuristics_never_overestimate_on_any_3x3_board() {
+    for goal in &GOALS {
+        let g = goal3(goal);
+        let map = GoalMap::new(&g);
+        let boards = all_boards(&g);
+        assert_eq!(boards.len(), 181_440);
+        let table = ExactTable::for_goal(&g).unwrap();
+        let mut lc_sum = 0u64;
+        let mut md_sum = 0u64;
+        for (b, d) in &boards {
+            assert_eq!(
+                table.distance(b).map(u32::from),
+                Some(*d),
+                "table disagrees with BFS on {b}"
+            );
+            let (hm, md, lc) =
+                (map.hamming(b.tiles()), map.manhattan(b.tiles()), map.linear_conflict(b.tiles()));
+            assert!(
+                hm <= *d && md <= *d && lc <= *d,
+                "{goal}: {b} at {d}: hamming {hm}, manhattan {md}, lc {lc}"
+            );
+            assert!(hm <= md && md <= lc);
+            // Each heuristic has the parity of the true distance or less (a move changes
+            // Manhattan by exactly one).
+            assert_eq!((md + d) % 2, 0);
+            lc_sum += u64::from(lc);
+            md_sum += u64::from(md);
+        }
+        // Linear conflict must actually add something.
+        assert!(lc_sum > md_sum + md_sum / 20, "{goal}: lc {lc_sum} vs md {md_sum}");
+    }
+}
+
+fn check(board: &Board, goal: &Board, options: &Options) -> npuzzle_solver::Solution {
+    let s = solve(board, goal, options).unwrap();
+    assert_eq!(s.status, Status::Solved, "{board}: {:?}", s.message);
+    let mut end = board.clone();
+    end.apply_all(&s.moves).unwrap();
+    assert_eq!(&end, goal, "{} {:?} did not reach the goal from {board}", s.algorithm, s.heuristic);
+    s
+}
+
+/// Every optimal algorithm/heuristic pair gives the table's length on `n` boards per goal.
+fn agree(algorithm: Algorithm, heuristics: &[Option<Heuristic>], n: usize, seed: u64) {
+    for goal in &GOALS {
+        let g = goal3(goal);
+        let table = ExactTable::for_goal(&g).unwrap();
+        let mut s = Scrambler::new(seed);
+        for _ in 0..n {
+            let b = s.solvable(&g);
+            let want = usize::from(table.distance(&b).unwrap());
+            for &h in heuristics {
+                let options = Options {
+                    algorithm,
+                    heuristic: h.unwrap_or(Heuristic::Auto),
+                    limits: Limits::unlimited(),
+                    ..Options::default()
+                };
+                let sol = check(&b, &g, &options);
+                assert_eq!(sol.moves.len(), want, "{algorithm} {h:?} on {b} ({goal})");
+                assert!(sol.optimal);
+            }
+        }
+    }
+}
+
+const ALL_H: [Option<Heuristic>; 3] =
+    [Some(Heuristic::Hamming), Some(Heuristic::Manhattan), Some(Heuristic::LinearConflict)];
+
+#[test]
+fn astar_agrees_with_the_table() {
+    agree(Algorithm::AStar, &ALL_H, 2000, 1);
+}
+
+#[test]
+fn idastar_agrees_with_the_table() {
+    agree(Algorithm::IdaStar, &ALL_H, 2000, 2);
+}
+
+#[test]
+fn bfs_agrees_with_the_table() {
+    agree(Algorithm::Bfs, &[None], 2000, 3);
+}
+
+#[test]
+fn dijkstra_agrees_with_the_table() {
+    agree(Algorithm::Dijkstra, &[None], 2000, 4);
+}
+
+#[test]
+fn iddfs_agrees_with_the_table() {
+    agree(Algorithm::Iddfs, &[None], 2000, 5);
+}
+
+#[test]
+fn auto_agrees_with_the_table() {
+    agree(Algorithm::Auto, &[None], 2000, 6);
+    agree(Algorithm::Table, &[None], 200, 7);
+}
+
+#[test]
+fn non_optimal_algorithms_reach_the_goal() {
+    let mut s = Scrambler::new(8);
+    for goal in &GOALS {
+        let g = goal3(goal);
+        let table = ExactTable::for_goal(&g).unwrap();
+        for _ in 0..200 {
+            let b = s.solvable(&g);
+            let best = usize::from(table.distance(&b).unwrap());
+            let dfs = check(&b, &g, &Options { algorithm: Algorithm::Dfs, ..Options::default() });
+            assert!(!dfs.optimal || dfs.moves.len() == best);
+            for h in HEURISTICS {
+                let greedy =
+                    Options { algorithm: Algorithm::Greedy, heuristic: h, ..Options::default() };
+                assert!(!check(&b, &g, &greedy).optimal);
+                for weight in [1.5, 3.0] {
+                    let o = Options {
+                        algorithm: Algorithm::WAStar,
+                        heuristic: h,
+                        weight,
+                        ..Options::default()
+                    };
+                    let sol = check(&b, &g, &o);
+                    assert!(
+                        sol.moves.len() as f64 <= weight * best as f64,
+                        "wA* {weight} {h} on {b}"
+                    );
+                    assert!(!sol.optimal);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn optimal_on_other_small_shapes_agrees_with_tables() {
+    // 2x4 and 4x2 have tables; check the packed and general engines against them.
+    let mut s = Scrambler::new(9);
+    for (w, h) in [(2, 4), (4, 2), (2, 3), (3, 2), (2, 2)] {
+        for goal in &GOALS {
+            let g = goal.board(Size::new(w, h).unwrap()).unwrap();
+            let table = ExactTable::for_goal(&g).unwrap();
+            for _ in 0..50 {
+                let b = s.solvable(&g);
+                let want = usize::from(table.distance(&b).unwrap());
+                for algorithm in [Algorithm::AStar, Algorithm::IdaStar, Algorithm::Bfs] {
+                    let sol = check(&b, &g, &Options { algorithm, ..Options::default() });
+                    assert_eq!(sol.moves.len(), want);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn larger_boards_solve_and_replay() {
+    let mut s = Scrambler::new(10);
+    // Random walks keep these quick while exercising both engines and every goal.
+    for (w, h) in [(4, 4), (3, 4), (4, 3), (5, 2), (2, 6), (5, 5), (6, 3)] {
+        for goal in &GOALS {
+            let g = goal.board(Size::new(w, h).unwrap()).unwrap();
+            let (b, walk) = s.walk(&g, 30);
+            for algorithm in [
+                Algorithm::IdaStar,
+                Algorithm::AStar,
+                Algorithm::WAStar,
+                Algorithm::Greedy,
+                Algorithm::Auto,
+            ] {
+                let sol = check(&b, &g, &Options { algorithm, ..Options::default() });
+                assert!(sol.moves.len() <= walk.len() || !sol.optimal);
+            }
+            let optimal =
+                check(&b, &g, &Options { algorithm: Algorithm::IdaStar, ..Options::default() });
+            let astar =
+                check(&b, &g, &Options { algorithm: Algorithm::AStar, ..Options::default() });
+            assert_eq!(optimal.moves.len(), astar.moves.len());
+        }
+    }
+}
+
+#[test]
+fn unsolvable_boards_are_answers_not_errors() {
+    let mut s = Scrambler::new(11);
+    for (w, h) in [(3, 3), (4, 4), (5, 3)] {
+        let g = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+        let b = s.unsolvable(&g);
+        for algorithm in [Algorithm::Auto, Algorithm::Bfs, Algorithm::IdaStar] {
+            let sol = solve(&b, &g, &Options { algorithm, ..Options::default() }).unwrap();
+            assert_eq!(sol.status, Status::Unsolvable);
+            assert!(sol.message.unwrap().contains("permutation"));
+        }
+    }
+}
+
+#[test]
+fn limits_stop_searches_with_a_reason() {
+    let g = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
+    let b = Scrambler::new(12).solvable(&g);
+    let bfs = Options {
+        algorithm: Algorithm::Bfs,
+        limits: Limits { max_memory: Some(16 << 20), ..Limits::default() },
+        ..Options::default()
+    };
+    let sol = solve(&b, &g, &bfs).unwrap();
+    assert_eq!(sol.status, Status::Limit);
+    let msg = sol.message.unwrap();
+    assert!(msg.starts_with("memory limit of 16 MiB reached"), "{msg}");
+    assert!(msg.contains("idastar"), "{msg}");
+    let nodes = Options {
+        algorithm: Algorithm::IdaStar,
+        limits: Limits { max_nodes: Some(1000), ..Limits::default() },
+        ..Options::default()
+    };
+    let sol = solve(&b, &g, &nodes).unwrap();
+    assert_eq!(sol.status, Status::Limit);
+    assert!(sol.stats.expanded <= 1000);
+    let time = Options {
+        algorithm: Algorithm::Iddfs,
+        limits: Limits { timeout: Some(std::time::Duration::from_millis(50)), ..Limits::default() },
+        ..Options::default()
+    };
+    let sol = solve(&b, &g, &time).unwrap();
+    assert_eq!(sol.status, Status::Limit);
+    assert!(sol.message.unwrap().starts_with("time limit"));
+}
+
+#[test]
+fn bad_requests_are_errors() {
+    let g = Goal::BlankLast.board(Size::square(2).unwrap()).unwrap();
+    let b: Board = "1 2 3/4 5 6/7 0 8".parse().unwrap();
+    assert!(matches!(solve(&b, &g, &Options::default()), Err(SolveError::GoalSize { .. })));
+    let g3 = goal3(&Goal::BlankLast);
+    let bad_weight = Options { algorithm: Algorithm::WAStar, weight: 0.5, ..Options::default() };
+    assert!(matches!(solve(&b, &g3, &bad_weight), Err(SolveError::Weight(_))));
+    let g4 = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
+    let b4 = Scrambler::new(1).solvable(&g4);
+    let table = Options { algorithm: Algorithm::Table, ..Options::default() };
+    assert_eq!(solve(&b4, &g4, &table), Err(SolveError::TableTooLarge(16)));
+}
