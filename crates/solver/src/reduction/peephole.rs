@@ -50,7 +50,13 @@ impl Effort {
 }
 
 /// Cancels and window-optimises `moves` (a valid sequence from `start`) as `effort` says.
-pub(super) fn optimise(start: &Board, mut moves: Vec<Move>, effort: Effort) -> Vec<Move> {
+/// When `interrupted` says so, stops early with what it has (still valid).
+pub(super) fn optimise(
+    start: &Board,
+    mut moves: Vec<Move>,
+    effort: Effort,
+    interrupted: &dyn Fn() -> bool,
+) -> Vec<Move> {
     let (w, h) = (start.width(), start.height());
     let candidates: &[(usize, usize)] = if effort.all_shapes {
         &[(3, 3), (4, 2), (2, 4), (3, 2), (2, 3)]
@@ -64,7 +70,13 @@ pub(super) fn optimise(start: &Board, mut moves: Vec<Move>, effort: Effort) -> V
         let before = moves.len();
         cancel(&mut moves);
         for &shape in &shapes {
-            moves = window_pass(start, &moves, shape, effort.min_run, &mut tables);
+            match window_pass(start, &moves, shape, effort.min_run, &mut tables, interrupted) {
+                Some(better) => moves = better,
+                None => {
+                    cancel(&mut moves);
+                    return moves;
+                }
+            }
         }
         if moves.len() == before {
             break;
@@ -114,7 +126,8 @@ fn window_pass(
     shape: (usize, usize),
     min_run: usize,
     tables: &mut Tables,
-) -> Vec<Move> {
+    interrupted: &dyn Fn() -> bool,
+) -> Option<Vec<Move>> {
     let (w, h) = (start.width(), start.height());
     let (sw, sh) = shape;
     let n = moves.len();
@@ -163,6 +176,9 @@ fn window_pass(
     let mut active: Vec<(usize, usize, usize, Window)> = Vec::with_capacity(16);
     let mut found: Vec<Candidate> = Vec::new();
     for t in 0..=n {
+        if t % 65_536 == 65_535 && interrupted() {
+            return None;
+        }
         let q = blanks[t];
         let ((x0, x1), (y0, y1)) = strip(t.checked_sub(1).map(|i| blanks[i]), q);
         for wy in y0..=y1 {
@@ -195,7 +211,7 @@ fn window_pass(
         }
     }
     if found.is_empty() {
-        return moves.to_vec();
+        return Some(moves.to_vec());
     }
     let chosen = schedule(found);
     let mut out = Vec::with_capacity(n);
@@ -206,7 +222,7 @@ fn window_pass(
         at = c.to;
     }
     out.extend_from_slice(&moves[at..]);
-    out
+    Some(out)
 }
 
 /// A window's contents, reading order (only the first `width * height` cells are used).
