@@ -98,9 +98,11 @@ pub struct SolveArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value = "1024", value_parser = mebibytes)]
     pub max_memory: usize,
 
-    /// Time limit per board in seconds (fractions allowed).
-    #[arg(long, allow_negative_numbers = true, value_name = "SECS", default_value = "60", value_parser = seconds)]
-    pub timeout: Duration,
+    /// Time limit per board in seconds (fractions allowed) [default: 60]. Given explicitly,
+    /// a non-optimal answer on a large board is improved until this time is up (anytime
+    /// mode) rather than returned at once.
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
 
     /// Solve this many boards at once; results are still printed in input order.
     #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = threads)]

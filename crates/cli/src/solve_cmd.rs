@@ -111,12 +111,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         heuristic: args.heuristic,
         weight: args.weight,
         optimal: args.optimal,
+        improve: args.timeout.is_some(),
         limits: Limits {
             max_nodes: args.max_nodes,
             // Each thread runs one search at a time, so this keeps the whole run under the
             // limit the user gave.
             max_memory: Some(args.max_memory / threads),
-            timeout: Some(args.timeout),
+            timeout: Some(args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT)),
             cancel: Some(Arc::clone(&cancel)),
         },
     };

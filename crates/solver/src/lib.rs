@@ -27,6 +27,7 @@
 //! ```
 
 mod error;
+mod fast;
 mod general;
 pub mod heuristic;
 mod options;

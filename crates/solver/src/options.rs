@@ -249,6 +249,9 @@ pub struct Options {
     /// With [`Algorithm::Auto`], insist on a proven-optimal method even when it may hit the
     /// limits.
     pub optimal: bool,
+    /// Spend the whole timeout improving a non-optimal answer (the reduction solver's
+    /// anytime mode) instead of returning the first one found. Needs `limits.timeout`.
+    pub improve: bool,
     /// Bounds on time, memory and nodes.
     pub limits: Limits,
 }
@@ -260,6 +263,7 @@ impl Default for Options {
             heuristic: Heuristic::Auto,
             weight: 2.0,
             optimal: false,
+            improve: false,
             limits: Limits::default(),
         }
     }

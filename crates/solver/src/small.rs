@@ -19,9 +19,9 @@ use crate::options::Heuristic;
 /// A packed position with its heuristic value. Equality and hashing use the cells only.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Node {
-    rows: u64,
-    cols: u64,
-    blank: u8,
+    pub(crate) rows: u64,
+    pub(crate) cols: u64,
+    pub(crate) blank: u8,
     pub(crate) h: u8,
 }
 
@@ -41,17 +41,36 @@ impl Hash for Node {
 
 /// Line tables and move tables for one (size, goal, heuristic).
 pub(crate) struct Engine {
-    width: usize,
-    height: usize,
-    goal_rows: u64,
+    pub(crate) width: usize,
+    pub(crate) height: usize,
+    pub(crate) goal_rows: u64,
     /// `row_terms[(r << (4 * width)) | contents]`.
     row_terms: Box<[u8]>,
     /// `col_terms[(c << (4 * height)) | contents]`; empty when the heuristic has no column term.
     col_terms: Box<[u8]>,
     /// Column-major index of each row-major cell.
-    col_index: [u8; 16],
-    /// Cells the blank can move to from each cell (`u8::MAX` = none).
-    neighbours: [[u8; 4]; 16],
+    pub(crate) col_index: [u8; 16],
+    /// Cells the blank can move to from each cell (`u8::MAX` = none), indexed by move.
+    pub(crate) neighbours: [[u8; 4]; 16],
+    /// For each cell and move, what the move changes (so the hot loops never divide).
+    pub(crate) steps: [[Step; 4]; 16],
+}
+
+/// What one move from one blank cell changes, precomputed.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Step {
+    /// The cell the blank moves to (`u8::MAX`: the move is illegal).
+    pub(crate) to: u8,
+    /// Column-major index of `to` and of the blank's cell.
+    pub(crate) to_col: u8,
+    pub(crate) from_col: u8,
+    /// Whether the tile moves vertically (changes row) or horizontally (changes column).
+    pub(crate) vertical: bool,
+    /// The two lines whose terms change: rows for a vertical move, columns otherwise.
+    pub(crate) line_a: u8,
+    pub(crate) line_b: u8,
+    /// The row of a horizontal move (its term changes with the tile's distance).
+    pub(crate) row: u8,
 }
 
 /// Whether the packed engine handles boards of this shape.
@@ -60,9 +79,10 @@ pub(crate) fn fits(width: usize, height: usize) -> bool {
 }
 
 impl Engine {
-    /// The engine for `goal` and `kind`, built once per process and shared.
-    pub(crate) fn get(goal: &Board, kind: Heuristic) -> Arc<Engine> {
-        type Cache = Mutex<HashMap<(Board, Heuristic), Arc<Engine>>>;
+    /// The engine for `goal` and `kind` (`None`: blind, h is always 0), built once per
+    /// process and shared.
+    pub(crate) fn get(goal: &Board, kind: Option<Heuristic>) -> Arc<Engine> {
+        type Cache = Mutex<HashMap<(Board, Option<Heuristic>), Arc<Engine>>>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
         let mut map = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(
@@ -70,7 +90,7 @@ impl Engine {
         )
     }
 
-    fn new(goal: &Board, kind: Heuristic) -> Engine {
+    fn new(goal: &Board, kind: Option<Heuristic>) -> Engine {
         let (width, height) = (goal.width(), goal.height());
         debug_assert!(fits(width, height));
         let map = GoalMap::new(goal);
@@ -88,13 +108,14 @@ impl Engine {
                 }
                 let cell = |x: usize| r * width + x;
                 let term = match kind {
-                    Heuristic::Hamming => (0..width)
+                    None => 0,
+                    Some(Heuristic::Hamming) => (0..width)
                         .filter(|&x| tile(x) != 0 && map.distance(tile(x), cell(x)) != 0)
                         .count() as u32,
-                    Heuristic::Manhattan => {
+                    Some(Heuristic::Manhattan) => {
                         (0..width).map(|x| map.distance(tile(x), cell(x))).sum()
                     }
-                    Heuristic::LinearConflict | Heuristic::Auto => {
+                    Some(Heuristic::LinearConflict | Heuristic::Auto) => {
                         let dist: u32 = (0..width).map(|x| map.distance(tile(x), cell(x))).sum();
                         let in_row = (0..width)
                             .map(tile)
@@ -107,7 +128,7 @@ impl Engine {
             }
         }
         let mut col_terms = Vec::new();
-        if matches!(kind, Heuristic::LinearConflict | Heuristic::Auto) {
+        if matches!(kind, Some(Heuristic::LinearConflict | Heuristic::Auto)) {
             col_terms = vec![0u8; width << (4 * height)];
             for c in 0..width {
                 for contents in 0..1usize << (4 * height) {
@@ -138,7 +159,30 @@ impl Engine {
                 }
             }
         }
+        let mut steps = [[Step { to: u8::MAX, ..Step::default() }; 4]; 16];
+        for b in 0..cells {
+            for k in 0..4 {
+                let to = neighbours[b][k];
+                if to == u8::MAX {
+                    continue;
+                }
+                let to = usize::from(to);
+                let vertical = b % width == to % width;
+                let (line_a, line_b) =
+                    if vertical { (b / width, to / width) } else { (b % width, to % width) };
+                steps[b][k] = Step {
+                    to: to as u8,
+                    to_col: col_index[to],
+                    from_col: col_index[b],
+                    vertical,
+                    line_a: line_a as u8,
+                    line_b: line_b as u8,
+                    row: (b / width) as u8,
+                };
+            }
+        }
         let mut engine = Engine {
+            steps,
             width,
             height,
             goal_rows: 0,
@@ -160,6 +204,25 @@ impl Engine {
             cols |= u64::from(t) << (4 * usize::from(self.col_index[i]));
         }
         Node { rows, cols, blank: board.blank() as u8, h: self.h(rows, cols) }
+    }
+
+    /// The heuristic term of row `r` of `rows`.
+    #[inline]
+    pub(crate) fn row_term(&self, rows: u64, r: usize) -> u8 {
+        let wbits = 4 * self.width;
+        let contents = ((rows >> (wbits * r)) & ((1u64 << wbits) - 1)) as usize;
+        self.row_terms[(r << wbits) | contents]
+    }
+
+    /// The heuristic term of column `c` of `cols` (0 when the heuristic has none).
+    #[inline]
+    pub(crate) fn col_term(&self, cols: u64, c: usize) -> u8 {
+        if self.col_terms.is_empty() {
+            return 0;
+        }
+        let hbits = 4 * self.height;
+        let contents = ((cols >> (hbits * c)) & ((1u64 << hbits) - 1)) as usize;
+        self.col_terms[(c << hbits) | contents]
     }
 
     #[inline]
@@ -238,7 +301,7 @@ mod tests {
                 let g = goal.board(Size::new(w, h).unwrap()).unwrap();
                 let map = GoalMap::new(&g);
                 for kind in [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict] {
-                    let e = Engine::new(&g, kind);
+                    let e = Engine::new(&g, Some(kind));
                     for _ in 0..50 {
                         let b = s.solvable(&g);
                         let node = e.pack(&b);

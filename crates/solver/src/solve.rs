@@ -10,7 +10,7 @@ use crate::error::SolveError;
 use crate::options::{Algorithm, Heuristic, Limits, Options};
 use crate::solution::{Solution, Stats, Status};
 use crate::table::{self, ExactTable};
-use crate::{general, small};
+use crate::{fast, general, small};
 
 /// How long `auto` lets IDA* try for a proven optimum on boards of 13 to 16 cells before it
 /// falls back to a fast non-optimal method (unless `optimal` is asked for).
@@ -28,8 +28,10 @@ const AUTO_TRY_CELLS: usize = 16;
 /// - at most 9 cells (3x3, 2x4, ...): the exact distance table, built on first use;
 /// - at most 12 cells: IDA* with linear conflict (optimal);
 /// - 13 to 16 cells (4x4, ...): IDA* with linear conflict for up to
-///   [`AUTO_OPTIMAL_BUDGET`], then weighted A*, reported as not optimal;
-/// - anything larger: weighted A* under the limits, reported as not optimal.
+///   [`AUTO_OPTIMAL_BUDGET`], then weighted A* (and reduction if that fails too), reported
+///   as not optimal;
+/// - anything larger: the [`crate::reduction`] solver, instant on any size, reported as not
+///   optimal; with `options.improve` it spends the timeout improving its answer.
 ///
 /// With `options.optimal`, `auto` uses IDA* with linear conflict on every size, under the
 /// limits. Solvability is checked first; an unsolvable board is a [`Status::Unsolvable`]
@@ -67,8 +69,11 @@ pub fn solve(board: &Board, goal: &Board, options: &Options) -> Result<Solution,
             algorithm,
             heuristic,
             stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
-            message: Some(format!("unsolvable: {parity}")),
+            message: Some(parity.to_string()),
         });
+    }
+    if algorithm == Algorithm::Reduction {
+        return Ok(solve_by_reduction(board, goal, options, clock, String::new()));
     }
     if algorithm != Algorithm::Auto {
         let heuristic = resolve(options, cells).1;
@@ -91,7 +96,7 @@ fn resolve(options: &Options, cells: usize) -> (Algorithm, Option<Heuristic>) {
     let algorithm = match options.algorithm {
         Algorithm::Auto if cells <= table::MAX_CELLS => Algorithm::Table,
         Algorithm::Auto if options.optimal || cells <= AUTO_TRY_CELLS => Algorithm::IdaStar,
-        Algorithm::Auto => Algorithm::WAStar,
+        Algorithm::Auto => Algorithm::Reduction,
         other => other,
     };
     let heuristic = algorithm.is_informed().then(|| match options.heuristic {
@@ -123,7 +128,7 @@ fn solve_by_table(board: &Board, goal: &Board, clock: Instant) -> Solution {
             algorithm: Algorithm::Table,
             heuristic: None,
             stats: Stats { seconds, ..Stats::default() },
-            message: Some(format!("unsolvable: {}", Parity::of(board, goal))),
+            message: Some(Parity::of(board, goal).to_string()),
         },
     }
 }
@@ -152,6 +157,9 @@ fn auto(board: &Board, goal: &Board, options: &Options, clock: Instant) -> Solut
             budget.as_secs_f64()
         );
     }
+    if cells > AUTO_TRY_CELLS {
+        return solve_by_reduction(board, goal, options, clock, note);
+    }
     let mut answer =
         run(board, goal, Algorithm::WAStar, Some(heuristic), options.weight, limits, None, clock);
     if answer.status == Status::Solved {
@@ -159,8 +167,68 @@ fn auto(board: &Board, goal: &Board, options: &Options, clock: Instant) -> Solut
             "not proven optimal: {note}auto used weighted A* (w = {}); use --optimal to insist on a proven optimum",
             options.weight
         ));
+        return answer;
     }
-    answer
+    if user_limit_hit(&answer, limits, clock) {
+        return answer;
+    }
+    solve_by_reduction(board, goal, options, clock, note)
+}
+
+/// The reduction solver, for any size (the board is known to be solvable).
+fn solve_by_reduction(
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    clock: Instant,
+    note: String,
+) -> Solution {
+    use crate::reduction;
+    let limits = &options.limits;
+    let result = match (options.improve, limits.timeout) {
+        (true, Some(timeout)) => {
+            let mut budget = reduction::Budget::until(clock + timeout);
+            if let Some(flag) = &limits.cancel {
+                budget = budget.with_cancel(flag.clone());
+            }
+            reduction::solve_anytime(board, goal, budget).map(|r| {
+                let detail = format!(
+                    "; the anytime mode improved it from {} to {} moves in {} attempts",
+                    r.first_length,
+                    r.moves.len(),
+                    r.attempts
+                );
+                (r.moves, detail)
+            })
+        }
+        _ => reduction::solve(board, goal).map(|m| (m, String::new())),
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    let base = Solution {
+        status: Status::Solved,
+        moves: Moves::default(),
+        optimal: false,
+        algorithm: Algorithm::Reduction,
+        heuristic: None,
+        stats: Stats { seconds, ..Stats::default() },
+        message: None,
+    };
+    match result {
+        Ok((moves, detail)) => {
+            let bound = reduction::manhattan_lower_bound(board, goal);
+            let message = format!(
+                "not proven optimal: {note}the reduction solver placed rows and columns (Manhattan lower bound {bound}){detail}"
+            );
+            let stats = Stats { expanded: moves.len() as u64, ..base.stats };
+            Solution { stats, moves, message: Some(message), ..base }
+        }
+        Err(reduction::ReductionError::Unsolvable(parity)) => Solution {
+            status: Status::Unsolvable,
+            message: Some(parity.to_string()),
+            ..base
+        },
+        Err(e) => Solution { status: Status::Limit, message: Some(e.to_string()), ..base },
+    }
 }
 
 /// Whether the attempt stopped because of the caller's own limits (not auto's budget).
@@ -199,14 +267,41 @@ fn run(
     };
     let (w, h) = (board.width(), board.height());
     let (moves, stats, stop) = if small::fits(w, h) {
-        let kind = heuristic.unwrap_or(Heuristic::Manhattan);
-        let engine = small::Engine::get(goal, kind);
+        let engine = small::Engine::get(goal, heuristic);
         let start = engine.pack(board);
-        let informed = heuristic.is_some();
+        // The packed engines: A* with a bucket queue, which with h = 0 is Dijkstra's
+        // algorithm with Dial's buckets; IDA*, which with h = 0 is exactly iterative
+        // deepening; and a packed breadth-first search.
+        let fast_kind = matches!(
+            algorithm,
+            Algorithm::AStar
+                | Algorithm::IdaStar
+                | Algorithm::Dijkstra
+                | Algorithm::Iddfs
+                | Algorithm::Bfs
+        );
+        if fast_kind {
+            let budget = fast::Budget {
+                max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+                max_memory: limits.max_memory.unwrap_or(usize::MAX),
+                deadline: search_limits.deadline,
+                cancel: limits.cancel.as_deref(),
+            };
+            let mut stats = Stats::default();
+            let result = match algorithm {
+                Algorithm::AStar | Algorithm::Dijkstra => {
+                    fast::astar(&engine, start, &budget, &mut stats)
+                }
+                Algorithm::Bfs => fast::bfs(&engine, start, &budget, &mut stats),
+                _ => fast::idastar(&engine, start, &budget, &mut stats),
+            };
+            let result = result.map_err(Ended::Stopped);
+            return finish_run(result, stats, algorithm, heuristic, limits, timeout, clock);
+        }
         let e = &*engine;
         let succ = |n: &small::Node| e.successors(n);
         let succ_c = |n: &small::Node| e.successors(n).map(|m| (m, 1u32));
-        let h_of = |n: &small::Node| if informed { u32::from(n.h) } else { 0 };
+        let h_of = |n: &small::Node| u32::from(n.h);
         let goal_test = |n: &small::Node| e.is_goal(n);
         let report =
             dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits);
@@ -224,25 +319,33 @@ fn run(
             dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits);
         finish(report, |path| engine.moves(path))
     };
+    let result = match (moves, stop) {
+        (Some(moves), None) => Ok(moves),
+        (_, Some(ended)) => Err(ended),
+        (None, None) => Err(Ended::Exhausted),
+    };
+    finish_run(result, stats, algorithm, heuristic, limits, timeout, clock)
+}
+
+fn finish_run(
+    result: Result<Moves, Ended>,
+    stats: Stats,
+    algorithm: Algorithm,
+    heuristic: Option<Heuristic>,
+    limits: &Limits,
+    timeout: Option<Duration>,
+    clock: Instant,
+) -> Solution {
     let stats = Stats { seconds: clock.elapsed().as_secs_f64(), ..stats };
-    let (status, message) = match stop {
-        None => (Status::Solved, None),
-        Some(reason) => {
-            (Status::Limit, Some(limit_message(reason, algorithm, limits, timeout, &stats)))
+    let (status, moves, message) = match result {
+        Ok(moves) => (Status::Solved, moves, None),
+        Err(ended) => {
+            let message = limit_message(ended, algorithm, limits, timeout, &stats);
+            (Status::Limit, Moves::default(), Some(message))
         }
     };
-    let optimal = status == Status::Solved
-        && algorithm.is_optimal()
-        && heuristic.is_none_or(|_| algorithm != Algorithm::Greedy);
-    Solution {
-        status,
-        moves: moves.unwrap_or_default(),
-        optimal,
-        algorithm,
-        heuristic,
-        stats,
-        message,
-    }
+    let optimal = status == Status::Solved && algorithm.is_optimal();
+    Solution { status, moves, optimal, algorithm, heuristic, stats, message }
 }
 
 /// Why a search ended without a solution.

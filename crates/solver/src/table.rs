@@ -35,8 +35,8 @@ const FACT: [u32; 10] = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880];
 /// ```
 pub struct ExactTable {
     size: Size,
-    width: usize,
     cells: usize,
+    neighbours: Vec<[Option<usize>; 4]>,
     goal: Board,
     dist: Box<[u8]>,
     reachable: usize,
@@ -76,11 +76,25 @@ impl ExactTable {
     ///
     /// Returns `None` when the board has more than [`MAX_CELLS`] cells.
     pub fn for_goal(goal: &Board) -> Option<Arc<ExactTable>> {
-        type Cache = Mutex<HashMap<Board, Arc<ExactTable>>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
         if goal.tiles().len() > MAX_CELLS {
             return None;
         }
+        thread_local! {
+            // The last table this thread used: a solve of many boards towards one goal
+            // skips the lock and the hashing of the goal.
+            static LAST: std::cell::RefCell<Option<Arc<ExactTable>>> = const { std::cell::RefCell::new(None) };
+        }
+        if let Some(t) = LAST.with_borrow(|l| l.as_ref().filter(|t| t.goal == *goal).cloned()) {
+            return Some(t);
+        }
+        let table = Self::shared(goal)?;
+        LAST.with_borrow_mut(|l| *l = Some(Arc::clone(&table)));
+        Some(table)
+    }
+
+    fn shared(goal: &Board) -> Option<Arc<ExactTable>> {
+        type Cache = Mutex<HashMap<Board, Arc<ExactTable>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
         let cache = CACHE.get_or_init(Default::default);
         // A poisoned lock only means another thread panicked mid-insert of an Arc: the map
         // itself is still sound.
@@ -97,43 +111,46 @@ impl ExactTable {
     ///
     /// Returns `None` when the board has more than [`MAX_CELLS`] cells.
     pub fn build(goal: &Board) -> Option<ExactTable> {
-        let cells = goal.tiles().len();
-        if cells > MAX_CELLS {
-            return None;
+        match goal.tiles().len() {
+            4 => Some(Self::build_n::<4>(goal)),
+            6 => Some(Self::build_n::<6>(goal)),
+            8 => Some(Self::build_n::<8>(goal)),
+            9 => Some(Self::build_n::<9>(goal)),
+            // Both sides are at least 2, so no other count up to 9 exists.
+            _ => None,
         }
+    }
+
+    fn build_n<const N: usize>(goal: &Board) -> ExactTable {
         let size = goal.size();
-        let width = size.width();
-        let mut dist = vec![UNREACHED; FACT[cells] as usize].into_boxed_slice();
-        let mut queue: Vec<Packed> = Vec::with_capacity(FACT[cells] as usize / 2);
+        let mut dist = vec![UNREACHED; FACT[N] as usize].into_boxed_slice();
+        let mut queue: Vec<Packed> = Vec::with_capacity(FACT[N] as usize / 2);
         let start = Packed::of(goal);
-        dist[rank(start.tiles, cells)] = 0;
+        dist[rank::<N>(start.tiles)] = 0;
         queue.push(start);
-        let mut head = 0;
-        let mut max_distance = 0;
         let neighbours = neighbour_table(size);
+        // Breadth-first, one level at a time, so a popped position's distance is known
+        // without looking it up.
+        let (mut head, mut depth) = (0, 0u8);
         while head < queue.len() {
-            let p = queue[head];
-            head += 1;
-            let d = dist[rank(p.tiles, cells)];
-            for &to in neighbours[p.blank].iter().flatten() {
-                let q = p.slide(to);
-                let r = rank(q.tiles, cells);
-                if dist[r] == UNREACHED {
-                    dist[r] = d + 1;
-                    max_distance = d + 1;
-                    queue.push(q);
+            let end = queue.len();
+            depth += 1;
+            while head < end {
+                let p = queue[head];
+                head += 1;
+                for &to in neighbours[p.blank].iter().flatten() {
+                    let q = p.slide(to);
+                    let r = rank::<N>(q.tiles);
+                    if dist[r] == UNREACHED {
+                        dist[r] = depth;
+                        queue.push(q);
+                    }
                 }
             }
         }
-        Some(ExactTable {
-            size,
-            width,
-            cells,
-            goal: goal.clone(),
-            dist,
-            reachable: queue.len(),
-            max_distance,
-        })
+        let reachable = queue.len();
+        let max_distance = dist.iter().copied().filter(|&d| d != UNREACHED).max().unwrap_or(0);
+        ExactTable { size, cells: N, neighbours, goal: goal.clone(), dist, reachable, max_distance }
     }
 
     /// The goal this table measures distances to.
@@ -157,24 +174,46 @@ impl ExactTable {
         if board.size() != self.size {
             return None;
         }
-        let d = self.dist[rank(Packed::of(board).tiles, self.cells)];
+        let d = self.dist[self.rank(Packed::of(board).tiles)];
         (d != UNREACHED).then_some(d)
+    }
+
+    #[inline]
+    fn rank(&self, tiles: u64) -> usize {
+        match self.cells {
+            4 => rank::<4>(tiles),
+            6 => rank::<6>(tiles),
+            8 => rank::<8>(tiles),
+            _ => rank::<9>(tiles),
+        }
     }
 
     /// An optimal solution from `board`, or `None` when it cannot reach the goal or is of
     /// another size.
     pub fn solve(&self, board: &Board) -> Option<Moves> {
-        let d = self.distance(board)?;
+        if board.size() != self.size {
+            return None;
+        }
+        match self.cells {
+            4 => self.walk::<4>(board),
+            6 => self.walk::<6>(board),
+            8 => self.walk::<8>(board),
+            _ => self.walk::<9>(board),
+        }
+    }
+
+    /// Walks downhill: from each position, the first move to a position one step closer.
+    fn walk<const N: usize>(&self, board: &Board) -> Option<Moves> {
         let mut p = Packed::of(board);
+        let d = self.dist[rank::<N>(p.tiles)];
+        if d == UNREACHED {
+            return None;
+        }
         let mut moves = Vec::with_capacity(usize::from(d));
         for left in (0..d).rev() {
-            let (bx, by) = (p.blank % self.width, p.blank / self.width);
-            let next = Move::ALL.into_iter().find_map(|m| {
-                let (dx, dy) = m.blank_delta();
-                let nx = bx.checked_add_signed(dx).filter(|&x| x < self.width)?;
-                let ny = by.checked_add_signed(dy).filter(|&y| y < self.size.height())?;
-                let q = p.slide(ny * self.width + nx);
-                (self.dist[rank(q.tiles, self.cells)] == left).then_some((m, q))
+            let next = self.neighbours[p.blank].iter().zip(Move::ALL).find_map(|(to, m)| {
+                let q = p.slide((*to)?);
+                (self.dist[rank::<N>(q.tiles)] == left).then_some((m, q))
             });
             // A position at distance d > 0 always has a neighbour at d - 1.
             let (m, q) = next?;
@@ -185,31 +224,33 @@ impl ExactTable {
     }
 }
 
-/// For each cell, the cells the blank can move to.
+/// For each cell, the cell the blank moves to with each move, in the order of `Move::ALL`
+/// (a tile moving up means the blank moves down).
 fn neighbour_table(size: Size) -> Vec<[Option<usize>; 4]> {
     let (w, h) = (size.width(), size.height());
     (0..size.cells())
         .map(|i| {
             let (x, y) = (i % w, i / w);
-            [
-                (y > 0).then(|| i - w),
-                (y + 1 < h).then(|| i + w),
-                (x > 0).then(|| i - 1),
-                (x + 1 < w).then(|| i + 1),
-            ]
+            Move::ALL.map(|m| {
+                let (dx, dy) = m.blank_delta();
+                let nx = x.checked_add_signed(dx).filter(|&x| x < w)?;
+                let ny = y.checked_add_signed(dy).filter(|&y| y < h)?;
+                Some(ny * w + nx)
+            })
         })
         .collect()
 }
 
-/// Lehmer rank of the permutation packed in `tiles` (4 bits per cell, `n` cells).
-#[inline]
-fn rank(tiles: u64, n: usize) -> usize {
+/// Lehmer rank of the permutation packed in `tiles` (4 bits per cell, `N` cells). `N` is a
+/// constant so the loop unrolls.
+#[inline(always)]
+fn rank<const N: usize>(tiles: u64) -> usize {
     let mut used = 0u32;
     let mut r = 0u32;
-    for i in 0..n {
+    for i in 0..N {
         let t = ((tiles >> (4 * i)) & 0xF) as u32;
         let smaller_used = (used & ((1 << t) - 1)).count_ones();
-        r += (t - smaller_used) * FACT[n - 1 - i];
+        r += (t - smaller_used) * FACT[N - 1 - i];
         used |= 1 << t;
     }
     r as usize
@@ -237,7 +278,7 @@ mod tests {
                 c %= f;
                 tiles |= t << (4 * i);
             }
-            let r = rank(tiles, n);
+            let r = rank::<5>(tiles);
             assert_eq!(r as u32, code);
             assert!(!std::mem::replace(&mut seen[r], true));
         }
