@@ -8,8 +8,8 @@
 //! - IDA* recurses over moves, not nodes: the path is a list of move indices, the parent is
 //!   pruned by never making the inverse of the last move, and the heuristic is updated
 //!   from the (at most three) lines a move changes;
-//! - A* keeps its open list in buckets by `f` (integers, small), LIFO inside a bucket so that
-//!   among equal `f` the deepest node comes first, with lazy deletion and reopening (linear
+//! - A* keeps its open list in buckets by `(f, g)` (integers, small): lowest `f` first and,
+//!   among equal `f`, the largest `g` (the deepest node), with lazy deletion and reopening (linear
 //!   conflict is admissible but not consistent).
 //!
 //! Both honour the same limits and report the same statistics as the generic ones, and the
@@ -173,6 +173,15 @@ struct Record {
 /// 7/8 with its growth copy, a bucket entry.
 const ASTAR_NODE_BYTES: usize = 2 * (size_of::<Record>() + 2 * (size_of::<(u64, u32)>() + 1) + 8);
 
+/// The bucket of a node with cost `g` and heuristic `h`: buckets are ordered by `f = g + h`,
+/// and within one `f` by decreasing `g` (increasing `h`), so `f(f + 1) / 2 + h` numbers them
+/// in exactly the order A* should expand them.
+#[inline]
+fn slot(g: u16, h: u8) -> usize {
+    let f = usize::from(g) + usize::from(h);
+    f * (f + 1) / 2 + usize::from(h)
+}
+
 /// A* with a bucket queue from `start`. Returns the moves, or why it stopped.
 pub(crate) fn astar(
     e: &Engine,
@@ -193,21 +202,26 @@ pub(crate) fn astar(
 struct Scratch {
     records: Vec<Record>,
     index: FxHashMap<u64, u32>,
-    /// buckets[f] holds (record, g at push time); an entry whose g differs is stale.
+    /// `buckets[slot(f, h)]` holds (record, g at push time); an entry whose g differs is
+    /// stale.
     buckets: Vec<Vec<(u32, u16)>>,
+    /// One past the highest bucket the last search used: only those need emptying.
+    used: usize,
 }
 
 impl Scratch {
     /// Empties the tables, and gives back memory a huge earlier search left behind.
     fn reset(&mut self) {
-        const KEEP: usize = 1 << 16;
+        // Enough for every 3x3 position, so repeated 3x3 searches never regrow the tables.
+        const KEEP: usize = 1 << 18;
         self.records.clear();
         self.index.clear();
         if self.records.capacity() > KEEP {
             self.records.shrink_to(KEEP);
             self.index.shrink_to(KEEP);
         }
-        for b in &mut self.buckets {
+        let used = std::mem::take(&mut self.used).min(self.buckets.len());
+        for b in &mut self.buckets[..used] {
             b.clear();
             if b.capacity() > KEEP {
                 b.shrink_to(KEEP);
@@ -228,14 +242,16 @@ fn search(
     max_stored: usize,
     scratch: &mut Scratch,
 ) -> Result<Moves, Stop> {
-    let Scratch { records, index, buckets } = scratch;
-    if buckets.len() <= usize::from(start.h) {
-        buckets.resize(usize::from(start.h) + 1, Vec::new());
+    let Scratch { records, index, buckets, used } = scratch;
+    let first = slot(0, start.h);
+    if buckets.len() <= first {
+        buckets.resize(first + 1, Vec::new());
     }
     records.push(Record { node: start, parent: u32::MAX, g: 0, via: u8::MAX });
     index.insert(start.rows, 0);
-    buckets[usize::from(start.h)].push((0, 0));
-    let mut f = usize::from(start.h);
+    buckets[first].push((0, 0));
+    *used = first + 1;
+    let mut f = first;
     let mut open = 1u64;
     'search: loop {
         while buckets[f].is_empty() {
@@ -266,7 +282,7 @@ fn search(
             stats.generated += 1;
             let child = step(e, &rec.node, st);
             let cg = g + 1;
-            let slot = match index.get(&child.rows) {
+            let at = match index.get(&child.rows) {
                 Some(&j) => {
                     let r = &mut records[j as usize];
                     if cg >= r.g {
@@ -288,11 +304,12 @@ fn search(
                     j
                 }
             };
-            let cf = usize::from(cg) + usize::from(child.h);
+            let cf = slot(cg, child.h);
             if cf >= buckets.len() {
                 buckets.resize(cf + 1, Vec::new());
             }
-            buckets[cf].push((slot, cg));
+            buckets[cf].push((at, cg));
+            *used = (*used).max(cf + 1);
             open += 1;
             // An inconsistent heuristic can put a child below the current f.
             f = f.min(cf);

@@ -99,7 +99,7 @@ fn resolve(options: &Options, cells: usize) -> (Algorithm, Option<Heuristic>) {
         Algorithm::Auto => Algorithm::Reduction,
         other => other,
     };
-    let heuristic = algorithm.is_informed().then(|| match options.heuristic {
+    let heuristic = algorithm.is_informed().then_some(match options.heuristic {
         Heuristic::Auto => Heuristic::LinearConflict,
         h => h,
     });
@@ -222,11 +222,9 @@ fn solve_by_reduction(
             let stats = Stats { expanded: moves.len() as u64, ..base.stats };
             Solution { stats, moves, message: Some(message), ..base }
         }
-        Err(reduction::ReductionError::Unsolvable(parity)) => Solution {
-            status: Status::Unsolvable,
-            message: Some(parity.to_string()),
-            ..base
-        },
+        Err(reduction::ReductionError::Unsolvable(parity)) => {
+            Solution { status: Status::Unsolvable, message: Some(parity.to_string()), ..base }
+        }
         Err(e) => Solution { status: Status::Limit, message: Some(e.to_string()), ..base },
     }
 }

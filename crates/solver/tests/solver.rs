@@ -124,9 +124,12 @@ fn dijkstra_agrees_with_the_table() {
     agree(Algorithm::Dijkstra, &[None], 2000, 4);
 }
 
+/// IDDFS has no heuristic and no memory: it re-walks about 1.73^d paths per iteration, so
+/// a 28-move board costs it tens of millions of nodes. 200 boards per goal keep this test
+/// under a minute; every other optimal algorithm is checked on 2,000 per goal.
 #[test]
 fn iddfs_agrees_with_the_table() {
-    agree(Algorithm::Iddfs, &[None], 2000, 5);
+    agree(Algorithm::Iddfs, &[None], 200, 5);
 }
 
 #[test]
