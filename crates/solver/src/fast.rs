@@ -282,8 +282,10 @@ fn search(
             stats.generated += 1;
             let child = step(e, &rec.node, st);
             let cg = g + 1;
-            let at = match index.get(&child.rows) {
-                Some(&j) => {
+            let next = records.len() as u32;
+            let at = match index.entry(child.rows) {
+                std::collections::hash_map::Entry::Occupied(slot) => {
+                    let j = *slot.get();
                     let r = &mut records[j as usize];
                     if cg >= r.g {
                         continue;
@@ -294,14 +296,13 @@ fn search(
                     r.via = k as u8;
                     j
                 }
-                None => {
+                std::collections::hash_map::Entry::Vacant(slot) => {
                     if records.len() >= max_stored {
                         break 'search Err(Stop::Memory);
                     }
-                    let j = records.len() as u32;
+                    slot.insert(next);
                     records.push(Record { node: child, parent: i, g: cg, via: k as u8 });
-                    index.insert(child.rows, j);
-                    j
+                    next
                 }
             };
             let cf = slot(cg, child.h);
