@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use npuzzle_core::Board;
-use npuzzle_solver::{Algorithm, Heuristic, Solution, Status};
+use npuzzle_solver::{Algorithm, Heuristic, Solution, Status, thousands};
 use serde::Serialize;
 
 use crate::args::SolveFormat;
@@ -219,31 +219,4 @@ fn steps(out: &mut impl Write, board: &Board, solution: &Solution) -> std::io::R
         write!(out, "{}", b.grid(true))?;
     }
     Ok(())
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1234567), "1,234,567");
-        assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
-    }
 }

@@ -21,7 +21,7 @@ use npuzzle_core::{Move, Moves};
 use npuzzle_search::Stop;
 use rustc_hash::FxHashMap;
 
-use crate::small::{Engine, Node, Step};
+use crate::small::{Engine, Node};
 use crate::solution::Stats;
 
 /// Limits in the form the hot loops check.
@@ -51,33 +51,6 @@ impl Budget<'_> {
         }
         Ok(())
     }
-}
-
-/// The position after move `st` from `node`, with its heuristic updated from the lines that
-/// changed: a vertical move changes two rows (a column keeps the order of its tiles); a
-/// horizontal move changes one row's distances and two columns.
-#[inline(always)]
-fn step(e: &Engine, node: &Node, st: &Step) -> Node {
-    let (b, to) = (usize::from(node.blank), usize::from(st.to));
-    let t = (node.rows >> (4 * to)) & 0xF;
-    let rows = (node.rows & !(0xF << (4 * to))) | (t << (4 * b));
-    let (ct, cb) = (usize::from(st.to_col), usize::from(st.from_col));
-    let cols = (node.cols & !(0xF << (4 * ct))) | (t << (4 * cb));
-    let (la, lb) = (usize::from(st.line_a), usize::from(st.line_b));
-    let mut h = i32::from(node.h);
-    if st.vertical {
-        h += i32::from(e.row_term(rows, la)) + i32::from(e.row_term(rows, lb))
-            - i32::from(e.row_term(node.rows, la))
-            - i32::from(e.row_term(node.rows, lb));
-    } else {
-        let r = usize::from(st.row);
-        h += i32::from(e.row_term(rows, r)) - i32::from(e.row_term(node.rows, r))
-            + i32::from(e.col_term(cols, la))
-            + i32::from(e.col_term(cols, lb))
-            - i32::from(e.col_term(node.cols, la))
-            - i32::from(e.col_term(node.cols, lb));
-    }
-    Node { rows, cols, blank: st.to, h: h as u8 }
 }
 
 /// IDA* from `start`. Returns the moves, or why it stopped.
@@ -114,7 +87,7 @@ pub(crate) fn idastar(
                     continue;
                 }
                 self.generated += 1;
-                let child = step(self.e, &node, st);
+                let child = self.e.child(&node, st);
                 let f = g + 1 + u32::from(child.h);
                 if f > self.bound {
                     self.next = self.next.min(f);
@@ -280,7 +253,7 @@ fn search(
                 continue;
             }
             stats.generated += 1;
-            let child = step(e, &rec.node, st);
+            let child = e.child(&rec.node, st);
             let cg = g + 1;
             let next = records.len() as u32;
             let at = match index.entry(child.rows) {
@@ -347,7 +320,7 @@ pub(crate) fn bfs(
                     continue;
                 }
                 stats.generated += 1;
-                let child = step(e, &rec.node, st);
+                let child = e.child(&rec.node, st);
                 if index.contains_key(&child.rows) {
                     continue;
                 }

@@ -39,6 +39,6 @@ mod table;
 
 pub use error::SolveError;
 pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
-pub use solution::{Solution, Stats, Status};
+pub use solution::{Solution, Stats, Status, thousands};
 pub use solve::{AUTO_OPTIMAL_BUDGET, solve};
 pub use table::ExactTable;

@@ -50,8 +50,6 @@ pub(crate) struct Engine {
     col_terms: Box<[u8]>,
     /// Column-major index of each row-major cell.
     pub(crate) col_index: [u8; 16],
-    /// Cells the blank can move to from each cell (`u8::MAX` = none), indexed by move.
-    pub(crate) neighbours: [[u8; 4]; 16],
     /// For each cell and move, what the move changes (so the hot loops never divide).
     pub(crate) steps: [[Step; 4]; 16],
 }
@@ -189,7 +187,6 @@ impl Engine {
             row_terms: row_terms.into_boxed_slice(),
             col_terms: col_terms.into_boxed_slice(),
             col_index,
-            neighbours,
         };
         engine.goal_rows = engine.pack(goal).rows;
         engine
@@ -254,24 +251,40 @@ impl Engine {
     /// The positions one move from `node`, with their heuristic values.
     #[inline]
     pub(crate) fn successors(&self, node: &Node) -> impl Iterator<Item = Node> + use<> {
-        let b = usize::from(node.blank);
         let mut out = [None; 4];
-        for (k, &to) in self.neighbours[b].iter().enumerate() {
-            if to != u8::MAX {
-                out[k] = Some(self.slide(node, usize::from(to)));
+        for (k, st) in self.steps[usize::from(node.blank)].iter().enumerate() {
+            if st.to != u8::MAX {
+                out[k] = Some(self.child(node, st));
             }
         }
         out.into_iter().flatten()
     }
 
-    #[inline]
-    fn slide(&self, node: &Node, to: usize) -> Node {
-        let b = usize::from(node.blank);
+    /// The position after move `st` from `node`, with its heuristic updated from the lines that
+    /// changed: a vertical move changes two rows (a column keeps the order of its tiles); a
+    /// horizontal move changes one row's distances and two columns.
+    #[inline(always)]
+    pub(crate) fn child(&self, node: &Node, st: &Step) -> Node {
+        let (b, to) = (usize::from(node.blank), usize::from(st.to));
         let t = (node.rows >> (4 * to)) & 0xF;
         let rows = (node.rows & !(0xF << (4 * to))) | (t << (4 * b));
-        let (ct, cb) = (usize::from(self.col_index[to]), usize::from(self.col_index[b]));
+        let (ct, cb) = (usize::from(st.to_col), usize::from(st.from_col));
         let cols = (node.cols & !(0xF << (4 * ct))) | (t << (4 * cb));
-        Node { rows, cols, blank: to as u8, h: self.h(rows, cols) }
+        let (la, lb) = (usize::from(st.line_a), usize::from(st.line_b));
+        let mut h = i32::from(node.h);
+        if st.vertical {
+            h += i32::from(self.row_term(rows, la)) + i32::from(self.row_term(rows, lb))
+                - i32::from(self.row_term(node.rows, la))
+                - i32::from(self.row_term(node.rows, lb));
+        } else {
+            let r = usize::from(st.row);
+            h += i32::from(self.row_term(rows, r)) - i32::from(self.row_term(node.rows, r))
+                + i32::from(self.col_term(cols, la))
+                + i32::from(self.col_term(cols, lb))
+                - i32::from(self.col_term(node.cols, la))
+                - i32::from(self.col_term(node.cols, lb));
+        }
+        Node { rows, cols, blank: st.to, h: h as u8 }
     }
 
     /// The moves along a path of positions.

@@ -8,7 +8,7 @@ use search::{Outcome, Report, Stop};
 
 use crate::error::SolveError;
 use crate::options::{Algorithm, Heuristic, Limits, Options};
-use crate::solution::{Solution, Stats, Status};
+use crate::solution::{Solution, Stats, Status, thousands};
 use crate::table::{self, ExactTable};
 use crate::{fast, general, small};
 
@@ -418,7 +418,7 @@ fn limit_message(
     timeout: Option<Duration>,
     stats: &Stats,
 ) -> String {
-    let nodes = format!("after {} expanded nodes", group(stats.expanded));
+    let nodes = format!("after {} expanded nodes", thousands(stats.expanded));
     let stores_everything = matches!(
         algorithm,
         Algorithm::Bfs
@@ -446,35 +446,9 @@ fn limit_message(
             format!("time limit of {secs} s reached {nodes}{advice}")
         }
         Ended::Stopped(Stop::Nodes) => {
-            format!("node limit of {} reached{advice}", group(limits.max_nodes.unwrap_or(0)))
+            format!("node limit of {} reached{advice}", thousands(limits.max_nodes.unwrap_or(0)))
         }
         Ended::Stopped(Stop::Cancelled) => format!("search cancelled {nodes}"),
         Ended::Exhausted => format!("search space exhausted without reaching the goal {nodes}"),
-    }
-}
-
-/// `1234567` as `1,234,567`.
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn groups_digits() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(1234567), "1,234,567");
     }
 }
