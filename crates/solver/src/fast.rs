@@ -1,16 +1,14 @@
-//! Specialised IDA* and A* for the packed engine (boards up to 4x4).
+//! Specialised A* and breadth-first search for the packed engine (boards up to 4x4), and
+//! the limits every packed search checks. (IDA* has its own module, [`crate::shaped`].)
 //!
 //! The generic algorithms of `npuzzle-search` pay for their generality per node: iterator
 //! state, a path of full nodes, a binary heap. On sliding puzzles, where a node costs a few
-//! nanoseconds to make, that overhead dominates. These two follow the classic fast
-//! implementations (Korf 1985 for IDA*; the bucket-queue A* of Burns, Hatem, Leighton &
-//! Ruml, "Implementing Fast Heuristic Search Code", SoCS 2012):
-//! - IDA* recurses over moves, not nodes: the path is a list of move indices, the parent is
-//!   pruned by never making the inverse of the last move, and the heuristic is updated
-//!   from the (at most three) lines a move changes;
-//! - A* keeps its open list in buckets by `(f, g)` (integers, small): lowest `f` first and,
-//!   among equal `f`, the largest `g` (the deepest node), with lazy deletion and reopening (linear
-//!   conflict is admissible but not consistent).
+//! nanoseconds to make, that overhead dominates. A* here follows the bucket-queue A* of
+//! Burns, Hatem, Leighton & Ruml, "Implementing Fast Heuristic Search Code" (SoCS 2012): the
+//! open list is kept in buckets by `(f, g)` (integers, small): lowest `f` first and, among
+//! equal `f`, the largest `g` (the deepest node), with lazy deletion and reopening (linear
+//! conflict is admissible but not consistent). The closed set is an open-addressing table
+//! sized for the search at hand.
 //!
 //! Both honour the same limits and report the same statistics as the generic ones, and the
 //! tests check them against the exact tables.
@@ -19,7 +17,6 @@ use std::time::Instant;
 
 use npuzzle_core::{Move, Moves};
 use npuzzle_search::Stop;
-use rustc_hash::FxHashMap;
 
 use crate::small::{Engine, Node};
 use crate::solution::Stats;
@@ -34,7 +31,7 @@ pub(crate) struct Budget<'a> {
 
 impl Budget<'_> {
     #[inline]
-    fn check(&self, expanded: u64) -> Result<(), Stop> {
+    pub(crate) fn check(&self, expanded: u64) -> Result<(), Stop> {
         if expanded >= self.max_nodes {
             return Err(Stop::Nodes);
         }
@@ -53,85 +50,6 @@ impl Budget<'_> {
     }
 }
 
-/// IDA* from `start`. Returns the moves, or why it stopped.
-pub(crate) fn idastar(
-    e: &Engine,
-    start: Node,
-    budget: &Budget<'_>,
-    stats: &mut Stats,
-) -> Result<Moves, Stop> {
-    struct Search<'a, 'b> {
-        e: &'a Engine,
-        budget: &'a Budget<'b>,
-        bound: u32,
-        next: u32,
-        path: Vec<u8>,
-        expanded: u64,
-        generated: u64,
-        max_depth: u64,
-    }
-
-    impl Search<'_, '_> {
-        /// Depth-first search below `node` at depth `g`; `Ok(true)` when the goal is found.
-        fn dfs(&mut self, node: Node, g: u32, last: u8) -> Result<bool, Stop> {
-            if node.rows == self.e.goal_rows {
-                return Ok(true);
-            }
-            self.budget.check(self.expanded)?;
-            self.expanded += 1;
-            self.max_depth = self.max_depth.max(u64::from(g) + 1);
-            let steps = &self.e.steps[usize::from(node.blank)];
-            for (k, st) in steps.iter().enumerate() {
-                // Move k^1 is the inverse of move k (U/D, L/R): never undo the last move.
-                if st.to == u8::MAX || k as u8 == last ^ 1 {
-                    continue;
-                }
-                self.generated += 1;
-                let child = self.e.child(&node, st);
-                let f = g + 1 + u32::from(child.h);
-                if f > self.bound {
-                    self.next = self.next.min(f);
-                    continue;
-                }
-                self.path.push(k as u8);
-                if self.dfs(child, g + 1, k as u8)? {
-                    return Ok(true);
-                }
-                self.path.pop();
-            }
-            Ok(false)
-        }
-    }
-
-    let mut s = Search {
-        e,
-        budget,
-        bound: u32::from(start.h),
-        next: u32::MAX,
-        path: Vec::with_capacity(128),
-        expanded: 0,
-        generated: 0,
-        max_depth: 0,
-    };
-    let result = loop {
-        s.next = u32::MAX;
-        s.path.clear();
-        match s.dfs(start, 0, u8::MAX) {
-            Ok(true) => {
-                break Ok(Moves(s.path.iter().map(|&k| Move::ALL[usize::from(k)]).collect()));
-            }
-            // A solvable position always has a deeper bound to try.
-            Ok(false) if s.next != u32::MAX => s.bound = s.next,
-            Ok(false) => break Err(Stop::Nodes),
-            Err(stop) => break Err(stop),
-        }
-    };
-    stats.expanded = s.expanded;
-    stats.generated = s.generated;
-    stats.max_frontier = s.max_depth;
-    result
-}
-
 /// One stored node of A*.
 #[derive(Clone, Copy)]
 struct Record {
@@ -142,9 +60,9 @@ struct Record {
     via: u8,
 }
 
-/// Bytes one stored node costs A* with margin: the record, the hash entry at load factor
-/// 7/8 with its growth copy, a bucket entry.
-const ASTAR_NODE_BYTES: usize = 2 * (size_of::<Record>() + 2 * (size_of::<(u64, u32)>() + 1) + 8);
+/// Bytes one stored node costs A* with margin: the record, the closed-set slots (between two
+/// and four per entry, plus the old table while it grows), a bucket entry.
+const ASTAR_NODE_BYTES: usize = 2 * (size_of::<Record>() + 6 * size_of::<Slot>() + 8);
 
 /// The bucket of a node with cost `g` and heuristic `h`: buckets are ordered by `f = g + h`,
 /// and within one `f` by decreasing `g` (increasing `h`), so `f(f + 1) / 2 + h` numbers them
@@ -153,6 +71,96 @@ const ASTAR_NODE_BYTES: usize = 2 * (size_of::<Record>() + 2 * (size_of::<(u64, 
 fn slot(g: u16, h: u8) -> usize {
     let f = usize::from(g) + usize::from(h);
     f * (f + 1) / 2 + usize::from(h)
+}
+
+/// The closed set of the packed searches: packed positions to record indices, by linear
+/// probing in one array of 16-byte slots, at most half full.
+///
+/// Each slot carries the number of the search that wrote it, so starting a new search is a
+/// counter increment, not a clear; and the table starts small for every search (a few
+/// thousand slots, in the first-level cache's neighbourhood) instead of keeping the size the
+/// largest earlier search needed, whose scattered probes would miss the cache.
+struct Closed {
+    slots: Vec<Slot>,
+    /// `64 - log2(slots.len())`: the hash keeps its top bits.
+    shift: u32,
+    len: usize,
+    /// The current search's number; a slot with another number is empty.
+    epoch: u16,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    /// The record of the position.
+    value: u32,
+    /// The cheapest known cost of reaching it (kept here so a duplicate is rejected
+    /// without touching the record).
+    g: u16,
+    epoch: u16,
+}
+
+impl Closed {
+    /// Slots a search starts with.
+    const START: usize = 1 << 14;
+
+    fn new() -> Closed {
+        Closed {
+            slots: vec![Slot::default(); Self::START],
+            shift: 64 - Self::START.trailing_zeros(),
+            len: 0,
+            epoch: 1,
+        }
+    }
+
+    /// Forgets every entry, and gives back the room a large earlier search took.
+    fn reset(&mut self) {
+        if self.slots.len() > Self::START || self.epoch == u16::MAX {
+            *self = Closed::new();
+        } else {
+            self.epoch += 1;
+            self.len = 0;
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The slot of `key`, and whether it was there before; a new slot gets `value` and `g`.
+    #[inline]
+    fn entry(&mut self, key: u64, value: u32, g: u16) -> (&mut Slot, bool) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            if self.slots[i].epoch != self.epoch {
+                self.len += 1;
+                let slot = &mut self.slots[i];
+                *slot = Slot { key, value, g, epoch: self.epoch };
+                return (slot, false);
+            }
+            if self.slots[i].key == key {
+                return (&mut self.slots[i], true);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        let epoch = self.epoch;
+        self.slots = vec![Slot::default(); 2 * old.len()];
+        self.shift -= 1;
+        self.len = 0;
+        for s in old.into_iter().filter(|s| s.epoch == epoch) {
+            self.entry(s.key, s.value, s.g);
+        }
+    }
 }
 
 /// A* with a bucket queue from `start`. Returns the moves, or why it stopped.
@@ -171,10 +179,9 @@ pub(crate) fn astar(
 
 /// A*'s working memory, kept per thread between searches so that a stream of small solves
 /// does not pay for growing the same tables again and again.
-#[derive(Default)]
 struct Scratch {
     records: Vec<Record>,
-    index: FxHashMap<u64, u32>,
+    index: Closed,
     /// `buckets[slot(f, h)]` holds (record, g at push time); an entry whose g differs is
     /// stale.
     buckets: Vec<Vec<(u32, u16)>>,
@@ -188,10 +195,9 @@ impl Scratch {
         // Enough for every 3x3 position, so repeated 3x3 searches never regrow the tables.
         const KEEP: usize = 1 << 18;
         self.records.clear();
-        self.index.clear();
+        self.index.reset();
         if self.records.capacity() > KEEP {
             self.records.shrink_to(KEEP);
-            self.index.shrink_to(KEEP);
         }
         let used = std::mem::take(&mut self.used).min(self.buckets.len());
         for b in &mut self.buckets[..used] {
@@ -204,7 +210,12 @@ impl Scratch {
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch {
+        records: Vec::new(),
+        index: Closed::new(),
+        buckets: Vec::new(),
+        used: 0,
+    });
 }
 
 fn search(
@@ -221,7 +232,7 @@ fn search(
         buckets.resize(first + 1, Vec::new());
     }
     records.push(Record { node: start, parent: u32::MAX, g: 0, via: u8::MAX });
-    index.insert(start.rows, 0);
+    index.entry(start.rows, 0, 0);
     buckets[first].push((0, 0));
     *used = first + 1;
     let mut f = first;
@@ -256,24 +267,24 @@ fn search(
             let child = e.child(&rec.node, st);
             let cg = g + 1;
             let next = records.len() as u32;
-            let at = match index.entry(child.rows) {
-                std::collections::hash_map::Entry::Occupied(slot) => {
-                    let j = *slot.get();
-                    let r = &mut records[j as usize];
-                    if cg >= r.g {
+            let at = match index.entry(child.rows, next, cg) {
+                (slot, true) => {
+                    if cg >= slot.g {
                         continue;
                     }
+                    slot.g = cg;
+                    let j = slot.value;
+                    let r = &mut records[j as usize];
                     // A cheaper path to a known node (possible with an inconsistent h).
                     r.g = cg;
                     r.parent = i;
                     r.via = k as u8;
                     j
                 }
-                std::collections::hash_map::Entry::Vacant(slot) => {
+                (_, false) => {
                     if records.len() >= max_stored {
                         break 'search Err(Stop::Memory);
                     }
-                    slot.insert(next);
                     records.push(Record { node: child, parent: i, g: cg, via: k as u8 });
                     next
                 }
@@ -305,7 +316,7 @@ pub(crate) fn bfs(
         scratch.reset();
         let Scratch { records, index, .. } = scratch;
         records.push(Record { node: start, parent: u32::MAX, g: 0, via: u8::MAX });
-        index.insert(start.rows, 0);
+        index.entry(start.rows, 0, 0);
         if start.rows == e.goal_rows {
             return Ok(Moves::default());
         }
@@ -321,20 +332,19 @@ pub(crate) fn bfs(
                 }
                 stats.generated += 1;
                 let child = e.child(&rec.node, st);
-                if index.contains_key(&child.rows) {
+                let at = records.len() as u32;
+                if index.entry(child.rows, at, 0).1 {
                     continue;
                 }
                 if records.len() >= max_stored {
                     return Err(Stop::Memory);
                 }
-                let at = records.len() as u32;
                 records.push(Record {
                     node: child,
                     parent: head as u32,
                     g: rec.g + 1,
                     via: k as u8,
                 });
-                index.insert(child.rows, at);
                 if child.rows == e.goal_rows {
                     return Ok(trace(records, at as usize));
                 }
@@ -381,7 +391,7 @@ mod tests {
                     for _ in 0..30 {
                         let b = s.solvable(&g);
                         let want = usize::from(table.distance(&b).unwrap());
-                        for run in [idastar, astar, bfs] {
+                        for run in [crate::shaped::idastar, astar, bfs] {
                             let mut stats = Stats::default();
                             let moves = run(&e, e.pack(&b), &unlimited(), &mut stats).unwrap();
                             assert_eq!(moves.len(), want, "{kind} {b}");
@@ -401,11 +411,17 @@ mod tests {
         let b = Scrambler::new(4).solvable(&g);
         let e = Engine::get(&g, Some(Heuristic::Manhattan));
         let nodes = Budget { max_nodes: 500, ..unlimited() };
-        assert_eq!(idastar(&e, e.pack(&b), &nodes, &mut Stats::default()), Err(Stop::Nodes));
+        assert_eq!(
+            crate::shaped::idastar(&e, e.pack(&b), &nodes, &mut Stats::default()),
+            Err(Stop::Nodes)
+        );
         assert_eq!(astar(&e, e.pack(&b), &nodes, &mut Stats::default()), Err(Stop::Nodes));
         let memory = Budget { max_memory: 1 << 20, ..unlimited() };
         assert_eq!(astar(&e, e.pack(&b), &memory, &mut Stats::default()), Err(Stop::Memory));
         let late = Budget { deadline: Some(Instant::now()), ..unlimited() };
-        assert_eq!(idastar(&e, e.pack(&b), &late, &mut Stats::default()), Err(Stop::Time));
+        assert_eq!(
+            crate::shaped::idastar(&e, e.pack(&b), &late, &mut Stats::default()),
+            Err(Stop::Time)
+        );
     }
 }

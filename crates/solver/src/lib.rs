@@ -32,6 +32,7 @@ mod general;
 pub mod heuristic;
 mod options;
 pub mod reduction;
+mod shaped;
 mod small;
 mod solution;
 mod solve;

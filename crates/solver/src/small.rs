@@ -44,31 +44,41 @@ pub(crate) struct Engine {
     pub(crate) width: usize,
     pub(crate) height: usize,
     pub(crate) goal_rows: u64,
-    /// `row_terms[(r << (4 * width)) | contents]`.
-    row_terms: Box<[u8]>,
-    /// `col_terms[(c << (4 * height)) | contents]`; empty when the heuristic has no column term.
-    col_terms: Box<[u8]>,
+    /// Every line's term for every contents: `terms[(r << (4 * width)) | contents]` for row
+    /// `r`, then from `col_base`, `terms[col_base + ((c << (4 * height)) | contents)]` for
+    /// column `c` (only when the heuristic has column terms).
+    terms: Box<[u8]>,
+    col_base: usize,
+    /// Whether the heuristic has column terms (linear conflict does).
+    has_cols: bool,
+    /// `(1 << (4 * width)) - 1` and `(1 << (4 * height)) - 1`: one line of each word.
+    row_mask: u64,
+    col_mask: u64,
     /// Column-major index of each row-major cell.
     pub(crate) col_index: [u8; 16],
     /// For each cell and move, what the move changes (so the hot loops never divide).
     pub(crate) steps: [[Step; 4]; 16],
 }
 
-/// What one move from one blank cell changes, precomputed.
+/// What one move from one blank cell changes, precomputed so that the hot loops only shift,
+/// mask and load.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Step {
     /// The cell the blank moves to (`u8::MAX`: the move is illegal).
     pub(crate) to: u8,
-    /// Column-major index of `to` and of the blank's cell.
-    pub(crate) to_col: u8,
-    pub(crate) from_col: u8,
+    /// Bit offsets of the moving tile in the row-major word, before and after the move.
+    row_from: u8,
+    row_to: u8,
+    /// The same in the column-major word.
+    col_from: u8,
+    col_to: u8,
     /// Whether the tile moves vertically (changes row) or horizontally (changes column).
     pub(crate) vertical: bool,
-    /// The two lines whose terms change: rows for a vertical move, columns otherwise.
-    pub(crate) line_a: u8,
-    pub(crate) line_b: u8,
-    /// The row of a horizontal move (its term changes with the tile's distance).
-    pub(crate) row: u8,
+    /// The lines whose terms change, as (bit offset in their word, offset of their part of
+    /// `Engine::terms`): a vertical move changes two rows (`lines[0]`, `lines[1]`); a
+    /// horizontal one changes the distances of its row (`lines[0]`, in the row-major word)
+    /// and the conflicts of two columns (`lines[1]`, `lines[2]`, column-major).
+    lines: [(u8, u32); 3],
 }
 
 /// Whether the packed engine handles boards of this shape.
@@ -168,24 +178,40 @@ impl Engine {
                 let vertical = b % width == to % width;
                 let (line_a, line_b) =
                     if vertical { (b / width, to / width) } else { (b % width, to % width) };
+                let row_line = |r: usize| ((4 * width * r) as u8, (r << (4 * width)) as u32);
+                let col_line = |c: usize| {
+                    ((4 * height * c) as u8, (row_terms.len() + (c << (4 * height))) as u32)
+                };
+                let lines = if vertical {
+                    [row_line(line_a), row_line(line_b), (0, 0)]
+                } else {
+                    [row_line(b / width), col_line(line_a), col_line(line_b)]
+                };
                 steps[b][k] = Step {
                     to: to as u8,
-                    to_col: col_index[to],
-                    from_col: col_index[b],
+                    row_from: (4 * to) as u8,
+                    row_to: (4 * b) as u8,
+                    col_from: 4 * col_index[to],
+                    col_to: 4 * col_index[b],
                     vertical,
-                    line_a: line_a as u8,
-                    line_b: line_b as u8,
-                    row: (b / width) as u8,
+                    lines,
                 };
             }
         }
+        let has_cols = !col_terms.is_empty();
+        let col_base = row_terms.len();
+        let mut terms = row_terms;
+        terms.extend_from_slice(&col_terms);
         let mut engine = Engine {
             steps,
             width,
             height,
             goal_rows: 0,
-            row_terms: row_terms.into_boxed_slice(),
-            col_terms: col_terms.into_boxed_slice(),
+            terms: terms.into_boxed_slice(),
+            col_base,
+            has_cols,
+            row_mask: (1u64 << (4 * width)) - 1,
+            col_mask: (1u64 << (4 * height)) - 1,
             col_index,
         };
         engine.goal_rows = engine.pack(goal).rows;
@@ -205,41 +231,33 @@ impl Engine {
 
     /// The heuristic term of row `r` of `rows`.
     #[inline]
-    pub(crate) fn row_term(&self, rows: u64, r: usize) -> u8 {
+    fn row_term(&self, rows: u64, r: usize) -> u8 {
         let wbits = 4 * self.width;
-        let contents = ((rows >> (wbits * r)) & ((1u64 << wbits) - 1)) as usize;
-        self.row_terms[(r << wbits) | contents]
+        self.terms[(r << wbits) | ((rows >> (wbits * r)) & self.row_mask) as usize]
     }
 
     /// The heuristic term of column `c` of `cols` (0 when the heuristic has none).
     #[inline]
-    pub(crate) fn col_term(&self, cols: u64, c: usize) -> u8 {
-        if self.col_terms.is_empty() {
+    fn col_term(&self, cols: u64, c: usize) -> u8 {
+        if !self.has_cols {
             return 0;
         }
         let hbits = 4 * self.height;
-        let contents = ((cols >> (hbits * c)) & ((1u64 << hbits) - 1)) as usize;
-        self.col_terms[(c << hbits) | contents]
+        self.terms
+            [self.col_base + ((c << hbits) | ((cols >> (hbits * c)) & self.col_mask) as usize)]
     }
 
-    #[inline]
     fn h(&self, rows: u64, cols: u64) -> u8 {
-        let wbits = 4 * self.width;
-        let wmask = (1u64 << wbits) - 1;
-        let mut h = 0u8;
-        for r in 0..self.height {
-            let contents = ((rows >> (wbits * r)) & wmask) as usize;
-            h += self.row_terms[(r << wbits) | contents];
-        }
-        if !self.col_terms.is_empty() {
-            let hbits = 4 * self.height;
-            let hmask = (1u64 << hbits) - 1;
-            for c in 0..self.width {
-                let contents = ((cols >> (hbits * c)) & hmask) as usize;
-                h += self.col_terms[(c << hbits) | contents];
-            }
-        }
-        h
+        let rows_h: u8 = (0..self.height).map(|r| self.row_term(rows, r)).sum();
+        let cols_h: u8 = (0..self.width).map(|c| self.col_term(cols, c)).sum();
+        rows_h + cols_h
+    }
+
+    /// Every line's term for every contents, rows first (row `r` at `r << (4 * width)`),
+    /// then columns from `height << (4 * width)` (column `c` at `c << (4 * height)` past
+    /// that); and whether the column part exists.
+    pub(crate) fn terms(&self) -> (&[u8], bool) {
+        (&self.terms, self.has_cols)
     }
 
     /// Whether `node` is the goal.
@@ -265,24 +283,27 @@ impl Engine {
     /// horizontal move changes one row's distances and two columns.
     #[inline(always)]
     pub(crate) fn child(&self, node: &Node, st: &Step) -> Node {
-        let (b, to) = (usize::from(node.blank), usize::from(st.to));
-        let t = (node.rows >> (4 * to)) & 0xF;
-        let rows = (node.rows & !(0xF << (4 * to))) | (t << (4 * b));
-        let (ct, cb) = (usize::from(st.to_col), usize::from(st.from_col));
-        let cols = (node.cols & !(0xF << (4 * ct))) | (t << (4 * cb));
-        let (la, lb) = (usize::from(st.line_a), usize::from(st.line_b));
+        // The blank's nibble is 0, so swapping it with the tile's is two xors per word.
+        let t = (node.rows >> st.row_from) & 0xF;
+        let rows = node.rows ^ (t << st.row_from) ^ (t << st.row_to);
+        let cols = node.cols ^ (t << st.col_from) ^ (t << st.col_to);
+        let term = |word: u64, mask: u64, (shift, base): (u8, u32)| {
+            i32::from(self.terms[base as usize + ((word >> shift) & mask) as usize])
+        };
+        let [a, b, c] = st.lines;
         let mut h = i32::from(node.h);
         if st.vertical {
-            h += i32::from(self.row_term(rows, la)) + i32::from(self.row_term(rows, lb))
-                - i32::from(self.row_term(node.rows, la))
-                - i32::from(self.row_term(node.rows, lb));
+            let m = self.row_mask;
+            h +=
+                term(rows, m, a) + term(rows, m, b) - term(node.rows, m, a) - term(node.rows, m, b);
         } else {
-            let r = usize::from(st.row);
-            h += i32::from(self.row_term(rows, r)) - i32::from(self.row_term(node.rows, r))
-                + i32::from(self.col_term(cols, la))
-                + i32::from(self.col_term(cols, lb))
-                - i32::from(self.col_term(node.cols, la))
-                - i32::from(self.col_term(node.cols, lb));
+            h += term(rows, self.row_mask, a) - term(node.rows, self.row_mask, a);
+            if self.has_cols {
+                let m = self.col_mask;
+                h += term(cols, m, b) + term(cols, m, c)
+                    - term(node.cols, m, b)
+                    - term(node.cols, m, c);
+            }
         }
         Node { rows, cols, blank: st.to, h: h as u8 }
     }

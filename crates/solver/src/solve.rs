@@ -10,7 +10,7 @@ use crate::error::SolveError;
 use crate::options::{Algorithm, Heuristic, Limits, Options};
 use crate::solution::{Solution, Stats, Status, thousands};
 use crate::table::{self, ExactTable};
-use crate::{fast, general, small};
+use crate::{fast, general, shaped, small};
 
 /// How long `auto` lets IDA* try for a proven optimum on boards of 13 to 16 cells before it
 /// falls back to a fast non-optimal method (unless `optimal` is asked for).
@@ -291,7 +291,7 @@ fn run(
                     fast::astar(&engine, start, &budget, &mut stats)
                 }
                 Algorithm::Bfs => fast::bfs(&engine, start, &budget, &mut stats),
-                _ => fast::idastar(&engine, start, &budget, &mut stats),
+                _ => shaped::idastar(&engine, start, &budget, &mut stats),
             };
             let result = result.map_err(Ended::Stopped);
             return finish_run(result, stats, algorithm, heuristic, limits, timeout, clock);

@@ -1,0 +1,221 @@
+//! IDA* compiled for one board shape: the packed engine's IDA* with the board's width and
+//! height, the blank's cell and the last move all known at compile time.
+//!
+//! IDA* spends its time generating children, and on a small board most of a child's cost
+//! is not arithmetic but unpredictable branches: is the move legal from this blank cell, is
+//! it the inverse of the last move, is the child within the bound. Here `dfs` is one function
+//! per (shape, blank cell, last move), so the first two questions are answered when the
+//! code is compiled, and every shift and table offset of a child's update is a constant.
+//! Only the bound test and the goal test remain at run time. Moving the blank to a cell
+//! calls that cell's own function, chosen by a `match` on a constant that the compiler
+//! folds away.
+//!
+//! The heuristic tables are the packed engine's, so every heuristic (and none, for
+//! iterative deepening) and every goal run through the same code.
+
+use npuzzle_core::{Move, Moves};
+use npuzzle_search::Stop;
+
+use crate::fast::Budget;
+use crate::small::{Engine, Node};
+use crate::solution::Stats;
+
+/// The search's state, shared by every `dfs` instance.
+struct Ida<'a, 'b> {
+    /// The engine's line terms: rows first, then columns (see [`Engine::terms`]).
+    terms: &'a [u8],
+    has_cols: bool,
+    goal_rows: u64,
+    budget: &'a Budget<'b>,
+    bound: u32,
+    next: u32,
+    /// `path[g]`: the move made at depth `g` of the current branch.
+    path: Vec<u8>,
+    /// The depth at which the goal was found.
+    found: u32,
+    expanded: u64,
+    generated: u64,
+    max_depth: u64,
+}
+
+/// Calls `dfs::<$w, $h, $cell, $last>` for a cell given as a constant expression (the
+/// `match` folds away) or, at the root, as a run-time value.
+macro_rules! at_cell {
+    ($cell:expr, $w:ident, $h:ident, $last:literal, ($($arg:expr),*)) => {
+        match $cell {
+            0 => dfs::<$w, $h, 0, $last>($($arg),*),
+            1 => dfs::<$w, $h, 1, $last>($($arg),*),
+            2 => dfs::<$w, $h, 2, $last>($($arg),*),
+            3 => dfs::<$w, $h, 3, $last>($($arg),*),
+            4 => dfs::<$w, $h, 4, $last>($($arg),*),
+            5 => dfs::<$w, $h, 5, $last>($($arg),*),
+            6 => dfs::<$w, $h, 6, $last>($($arg),*),
+            7 => dfs::<$w, $h, 7, $last>($($arg),*),
+            8 => dfs::<$w, $h, 8, $last>($($arg),*),
+            9 => dfs::<$w, $h, 9, $last>($($arg),*),
+            10 => dfs::<$w, $h, 10, $last>($($arg),*),
+            11 => dfs::<$w, $h, 11, $last>($($arg),*),
+            12 => dfs::<$w, $h, 12, $last>($($arg),*),
+            13 => dfs::<$w, $h, 13, $last>($($arg),*),
+            14 => dfs::<$w, $h, 14, $last>($($arg),*),
+            15 => dfs::<$w, $h, 15, $last>($($arg),*),
+            // No board of this engine has more than 16 cells.
+            _ => Ok(false),
+        }
+    };
+}
+
+/// Depth-first search below the position `(rows, cols)` with heuristic `h` at depth `g`,
+/// the blank on cell `B` of a `W`x`H` board, reached by move `L` (4 at the root: none).
+/// `Ok(true)` when the goal is found.
+fn dfs<const W: usize, const H: usize, const B: usize, const L: usize>(
+    s: &mut Ida<'_, '_>,
+    rows: u64,
+    cols: u64,
+    h: u32,
+    g: u32,
+) -> Result<bool, Stop> {
+    if rows == s.goal_rows {
+        s.found = g;
+        return Ok(true);
+    }
+    s.budget.check(s.expanded)?;
+    s.expanded += 1;
+    s.max_depth = s.max_depth.max(u64::from(g) + 1);
+    Ok(child::<W, H, B, L, 0>(s, rows, cols, h, g)?
+        || child::<W, H, B, L, 1>(s, rows, cols, h, g)?
+        || child::<W, H, B, L, 2>(s, rows, cols, h, g)?
+        || child::<W, H, B, L, 3>(s, rows, cols, h, g)?)
+}
+
+/// Move `K` (an index into [`Move::ALL`]) from cell `B`: skipped at compile time when it is
+/// illegal or undoes move `L`; otherwise the child is made, bounded, and searched.
+#[inline(always)]
+fn child<const W: usize, const H: usize, const B: usize, const L: usize, const K: usize>(
+    s: &mut Ida<'_, '_>,
+    rows: u64,
+    cols: u64,
+    h: u32,
+    g: u32,
+) -> Result<bool, Stop> {
+    let (x, y) = (B % W, B / W);
+    // Where the blank goes: a tile moving up (K = 0) moves the blank down, and so on.
+    let legal = match K {
+        0 => y + 1 < H,
+        1 => y > 0,
+        2 => x + 1 < W,
+        _ => x > 0,
+    };
+    // Move k ^ 1 is the inverse of move k.
+    if B >= W * H || !legal || K == L ^ 1 {
+        return Ok(false);
+    }
+    let to = match K {
+        0 => B + W,
+        1 => B.wrapping_sub(W),
+        2 => B + 1,
+        _ => B.wrapping_sub(1),
+    };
+    let col_of = |i: usize| (i % W) * H + i / W;
+    // The blank's nibble is 0, so swapping it with the tile's is two xors per word.
+    let t = (rows >> (4 * to)) & 0xF;
+    let new_rows = rows ^ (t << (4 * to)) ^ (t << (4 * B));
+    let new_cols = cols ^ (t << (4 * col_of(to))) ^ (t << (4 * col_of(B)));
+    let row_mask = (1u64 << (4 * W)) - 1;
+    let col_mask = (1u64 << (4 * H)) - 1;
+    let terms = s.terms;
+    let row = |word: u64, r: usize| {
+        i32::from(terms[(r << (4 * W)) | ((word >> (4 * W * r)) & row_mask) as usize])
+    };
+    let col = |word: u64, c: usize| {
+        let at = (H << (4 * W)) + ((c << (4 * H)) | ((word >> (4 * H * c)) & col_mask) as usize);
+        i32::from(terms[at])
+    };
+    let mut new_h = h as i32;
+    if K < 2 {
+        // Vertical: two rows change; every column keeps the order of its tiles.
+        let (a, b) = (y, to / W);
+        new_h += row(new_rows, a) + row(new_rows, b) - row(rows, a) - row(rows, b);
+    } else {
+        // Horizontal: the row's distances change, and two columns.
+        new_h += row(new_rows, y) - row(rows, y);
+        if s.has_cols {
+            let (a, b) = (x, to % W);
+            new_h += col(new_cols, a) + col(new_cols, b) - col(cols, a) - col(cols, b);
+        }
+    }
+    let new_h = new_h as u32;
+    s.generated += 1;
+    let f = g + 1 + new_h;
+    if f > s.bound {
+        s.next = s.next.min(f);
+        return Ok(false);
+    }
+    // g < f <= bound, and the path holds bound + 1 entries.
+    s.path[g as usize] = K as u8;
+    match K {
+        0 => at_cell!(to, W, H, 0, (s, new_rows, new_cols, new_h, g + 1)),
+        1 => at_cell!(to, W, H, 1, (s, new_rows, new_cols, new_h, g + 1)),
+        2 => at_cell!(to, W, H, 2, (s, new_rows, new_cols, new_h, g + 1)),
+        _ => at_cell!(to, W, H, 3, (s, new_rows, new_cols, new_h, g + 1)),
+    }
+}
+
+/// One IDA* iteration from the root, for the shape `W`x`H`.
+fn root<const W: usize, const H: usize>(s: &mut Ida<'_, '_>, start: &Node) -> Result<bool, Stop> {
+    let h = u32::from(start.h);
+    at_cell!(usize::from(start.blank), W, H, 4, (s, start.rows, start.cols, h, 0))
+}
+
+/// IDA* from `start` with the engine's heuristic. Returns the moves, or why it stopped.
+pub(crate) fn idastar(
+    e: &Engine,
+    start: Node,
+    budget: &Budget<'_>,
+    stats: &mut Stats,
+) -> Result<Moves, Stop> {
+    let iteration: fn(&mut Ida<'_, '_>, &Node) -> Result<bool, Stop> = match (e.width, e.height) {
+        (2, 2) => root::<2, 2>,
+        (2, 3) => root::<2, 3>,
+        (3, 2) => root::<3, 2>,
+        (2, 4) => root::<2, 4>,
+        (4, 2) => root::<4, 2>,
+        (3, 3) => root::<3, 3>,
+        (3, 4) => root::<3, 4>,
+        (4, 3) => root::<4, 3>,
+        (4, 4) => root::<4, 4>,
+        _ => unreachable!("the packed engine holds boards from 2x2 to 4x4"),
+    };
+    let (terms, has_cols) = e.terms();
+    let mut s = Ida {
+        terms,
+        has_cols,
+        goal_rows: e.goal_rows,
+        budget,
+        bound: u32::from(start.h),
+        next: u32::MAX,
+        path: Vec::new(),
+        found: 0,
+        expanded: 0,
+        generated: 0,
+        max_depth: 0,
+    };
+    let result = loop {
+        s.next = u32::MAX;
+        s.path.resize(s.bound as usize + 1, 0);
+        match iteration(&mut s, &start) {
+            Ok(true) => {
+                let moves = &s.path[..s.found as usize];
+                break Ok(Moves(moves.iter().map(|&k| Move::ALL[usize::from(k)]).collect()));
+            }
+            // A solvable position always has a deeper bound to try.
+            Ok(false) if s.next != u32::MAX => s.bound = s.next,
+            Ok(false) => break Err(Stop::Nodes),
+            Err(stop) => break Err(stop),
+        }
+    };
+    stats.expanded = s.expanded;
+    stats.generated = s.generated;
+    stats.max_frontier = s.max_depth;
+    result
+}
