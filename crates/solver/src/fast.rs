@@ -60,9 +60,15 @@ struct Record {
     via: u8,
 }
 
-/// Bytes one stored node costs A* with margin: the record, the closed-set slots (between two
-/// and four per entry, plus the old table while it grows), a bucket entry.
-const ASTAR_NODE_BYTES: usize = 2 * (size_of::<Record>() + 6 * size_of::<Slot>() + 8);
+/// Bytes one expanded (or, in breadth-first search, reached) position may cost at the
+/// worst moment: its record (up to three copies' worth while the records grow: the old
+/// buffer and a new one twice its size) and its closed-set slots (two to four per entry,
+/// and six while the table grows), rounded up to a 2x margin.
+const RECORD_BYTES: usize = 2 * (size_of::<Record>() + 4 * size_of::<Slot>());
+
+/// Bytes one generated position costs A* on the open list: its entry, three times over (a
+/// bucket's buffer is at most twice its contents, plus the old buffer while it grows).
+const OPEN_BYTES: usize = 3 * size_of::<Record>();
 
 /// The bucket of a node with cost `g` and heuristic `h`: buckets are ordered by `f = g + h`,
 /// and within one `f` by decreasing `g` (increasing `h`), so `f(f + 1) / 2 + h` numbers them
@@ -170,10 +176,9 @@ pub(crate) fn astar(
     budget: &Budget<'_>,
     stats: &mut Stats,
 ) -> Result<Moves, Stop> {
-    let max_stored = budget.max_memory / ASTAR_NODE_BYTES;
     SCRATCH.with_borrow_mut(|scratch| {
         scratch.reset();
-        search(e, start, budget, stats, max_stored, scratch)
+        search(e, start, budget, stats, scratch)
     })
 }
 
@@ -182,9 +187,9 @@ pub(crate) fn astar(
 struct Scratch {
     records: Vec<Record>,
     index: Closed,
-    /// `buckets[slot(f, h)]` holds (record, g at push time); an entry whose g differs is
-    /// stale.
-    buckets: Vec<Vec<(u32, u16)>>,
+    /// `buckets[slot(f, h)]`: the open positions with that `f` and `h`, each with its
+    /// parent and cost.
+    buckets: Vec<Vec<Record>>,
     /// One past the highest bucket the last search used: only those need emptying.
     used: usize,
 }
@@ -218,12 +223,14 @@ thread_local! {
     });
 }
 
+/// Kept out of line: inlined into its caller's large body, its loop got worse register
+/// allocation and ran about 10% slower.
+#[inline(never)]
 fn search(
     e: &Engine,
     start: Node,
     budget: &Budget<'_>,
     stats: &mut Stats,
-    max_stored: usize,
     scratch: &mut Scratch,
 ) -> Result<Moves, Stop> {
     let Scratch { records, index, buckets, used } = scratch;
@@ -231,9 +238,7 @@ fn search(
     if buckets.len() <= first {
         buckets.resize(first + 1, Vec::new());
     }
-    records.push(Record { node: start, parent: u32::MAX, g: 0, via: u8::MAX });
-    index.entry(start.rows, 0, 0);
-    buckets[first].push((0, 0));
+    buckets[first].push(Record { node: start, parent: u32::MAX, g: 0, via: u8::MAX });
     *used = first + 1;
     let mut f = first;
     let mut open = 1u64;
@@ -245,59 +250,49 @@ fn search(
                 break 'search Err(Stop::Nodes);
             }
         }
-        let Some((i, g)) = buckets[f].pop() else { continue };
+        let Some(rec) = buckets[f].pop() else { continue };
         open -= 1;
-        let rec = records[i as usize];
-        if rec.g != g {
-            continue;
+        // Duplicates are caught here, when a position is taken off the open list, not when
+        // it is made: most children are never taken off (their f is above the answer's),
+        // so they never cost a probe. A position's copies come off cheapest first (same h,
+        // so lowest f is lowest g); a later, cheaper copy (the heuristic may be
+        // inconsistent) reopens it.
+        let at = records.len() as u32;
+        if let (slot, true) = index.entry(rec.node.rows, at, rec.g) {
+            if rec.g >= slot.g {
+                continue;
+            }
+            slot.g = rec.g;
+            slot.value = at;
         }
+        records.push(rec);
         if rec.node.rows == e.goal_rows {
-            break Ok(trace(records, i as usize));
+            break Ok(trace(records, at as usize));
         }
         if let Err(stop) = budget.check(stats.expanded) {
             break Err(stop);
         }
         stats.expanded += 1;
-        let steps = &e.steps[usize::from(rec.node.blank)];
-        for (k, st) in steps.iter().enumerate() {
+        let g = rec.g + 1;
+        for (k, st) in e.steps[usize::from(rec.node.blank)].iter().enumerate() {
             if st.to == u8::MAX || k as u8 == rec.via ^ 1 {
                 continue;
             }
             stats.generated += 1;
             let child = e.child(&rec.node, st);
-            let cg = g + 1;
-            let next = records.len() as u32;
-            let at = match index.entry(child.rows, next, cg) {
-                (slot, true) => {
-                    if cg >= slot.g {
-                        continue;
-                    }
-                    slot.g = cg;
-                    let j = slot.value;
-                    let r = &mut records[j as usize];
-                    // A cheaper path to a known node (possible with an inconsistent h).
-                    r.g = cg;
-                    r.parent = i;
-                    r.via = k as u8;
-                    j
-                }
-                (_, false) => {
-                    if records.len() >= max_stored {
-                        break 'search Err(Stop::Memory);
-                    }
-                    records.push(Record { node: child, parent: i, g: cg, via: k as u8 });
-                    next
-                }
-            };
-            let cf = slot(cg, child.h);
+            let cf = slot(g, child.h);
             if cf >= buckets.len() {
                 buckets.resize(cf + 1, Vec::new());
             }
-            buckets[cf].push((at, cg));
+            buckets[cf].push(Record { node: child, parent: at, g, via: k as u8 });
             *used = (*used).max(cf + 1);
             open += 1;
             // An inconsistent heuristic can put a child below the current f.
             f = f.min(cf);
+        }
+        let held = records.len() * RECORD_BYTES + stats.generated as usize * OPEN_BYTES;
+        if held >= budget.max_memory {
+            break Err(Stop::Memory);
         }
         stats.max_frontier = stats.max_frontier.max(open);
     }
@@ -311,7 +306,7 @@ pub(crate) fn bfs(
     budget: &Budget<'_>,
     stats: &mut Stats,
 ) -> Result<Moves, Stop> {
-    let max_stored = budget.max_memory / ASTAR_NODE_BYTES;
+    let max_stored = budget.max_memory / RECORD_BYTES;
     SCRATCH.with_borrow_mut(|scratch| {
         scratch.reset();
         let Scratch { records, index, .. } = scratch;

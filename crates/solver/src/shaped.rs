@@ -38,31 +38,115 @@ struct Ida<'a, 'b> {
     max_depth: u64,
 }
 
-/// Calls `dfs::<$w, $h, $cell, $last>` for a cell given as a constant expression (the
-/// `match` folds away) or, at the root, as a run-time value.
-macro_rules! at_cell {
-    ($cell:expr, $w:ident, $h:ident, $last:literal, ($($arg:expr),*)) => {
+/// Calls `$f::<$w, $h, CELL>` or `$f::<$w, $h, CELL, $last>` for a cell given as a
+/// constant expression (the `match` folds away) or as a run-time value (one jump table);
+/// `$none` for a cell past 15.
+macro_rules! by_cell {
+    ($cell:expr, $f:ident::<$w:ident, $h:ident $(, $last:literal)?>($($arg:expr),*), else $none:expr) => {
         match $cell {
-            0 => dfs::<$w, $h, 0, $last>($($arg),*),
-            1 => dfs::<$w, $h, 1, $last>($($arg),*),
-            2 => dfs::<$w, $h, 2, $last>($($arg),*),
-            3 => dfs::<$w, $h, 3, $last>($($arg),*),
-            4 => dfs::<$w, $h, 4, $last>($($arg),*),
-            5 => dfs::<$w, $h, 5, $last>($($arg),*),
-            6 => dfs::<$w, $h, 6, $last>($($arg),*),
-            7 => dfs::<$w, $h, 7, $last>($($arg),*),
-            8 => dfs::<$w, $h, 8, $last>($($arg),*),
-            9 => dfs::<$w, $h, 9, $last>($($arg),*),
-            10 => dfs::<$w, $h, 10, $last>($($arg),*),
-            11 => dfs::<$w, $h, 11, $last>($($arg),*),
-            12 => dfs::<$w, $h, 12, $last>($($arg),*),
-            13 => dfs::<$w, $h, 13, $last>($($arg),*),
-            14 => dfs::<$w, $h, 14, $last>($($arg),*),
-            15 => dfs::<$w, $h, 15, $last>($($arg),*),
-            // No board of this engine has more than 16 cells.
-            _ => Ok(false),
+            0 => $f::<$w, $h, 0 $(, $last)?>($($arg),*),
+            1 => $f::<$w, $h, 1 $(, $last)?>($($arg),*),
+            2 => $f::<$w, $h, 2 $(, $last)?>($($arg),*),
+            3 => $f::<$w, $h, 3 $(, $last)?>($($arg),*),
+            4 => $f::<$w, $h, 4 $(, $last)?>($($arg),*),
+            5 => $f::<$w, $h, 5 $(, $last)?>($($arg),*),
+            6 => $f::<$w, $h, 6 $(, $last)?>($($arg),*),
+            7 => $f::<$w, $h, 7 $(, $last)?>($($arg),*),
+            8 => $f::<$w, $h, 8 $(, $last)?>($($arg),*),
+            9 => $f::<$w, $h, 9 $(, $last)?>($($arg),*),
+            10 => $f::<$w, $h, 10 $(, $last)?>($($arg),*),
+            11 => $f::<$w, $h, 11 $(, $last)?>($($arg),*),
+            12 => $f::<$w, $h, 12 $(, $last)?>($($arg),*),
+            13 => $f::<$w, $h, 13 $(, $last)?>($($arg),*),
+            14 => $f::<$w, $h, 14 $(, $last)?>($($arg),*),
+            15 => $f::<$w, $h, 15 $(, $last)?>($($arg),*),
+            // No board of the packed engine has more than 16 cells.
+            _ => $none,
         }
     };
+}
+
+/// `$f::<W, H>` for the run-time shape `($w, $h)` of a packed board (to be coerced to a
+/// function pointer).
+macro_rules! by_shape {
+    ($w:expr, $h:expr, $f:ident) => {
+        match ($w, $h) {
+            (2, 2) => $f::<2, 2>,
+            (2, 3) => $f::<2, 3>,
+            (3, 2) => $f::<3, 2>,
+            (2, 4) => $f::<2, 4>,
+            (4, 2) => $f::<4, 2>,
+            (3, 3) => $f::<3, 3>,
+            (3, 4) => $f::<3, 4>,
+            (4, 3) => $f::<4, 3>,
+            (4, 4) => $f::<4, 4>,
+            _ => unreachable!("the packed engine holds boards from 2x2 to 4x4"),
+        }
+    };
+}
+
+/// The position after move `K` (an index into [`Move::ALL`]) from blank cell `B` of a
+/// `W`x`H` board, as `(rows, cols, h)`, or `None` when the move is illegal there; known
+/// at compile time, as is every shift and table offset of the update.
+#[inline(always)]
+fn make<const W: usize, const H: usize, const B: usize, const K: usize>(
+    terms: &[u8],
+    has_cols: bool,
+    rows: u64,
+    cols: u64,
+    h: u32,
+) -> Option<(u64, u64, u32)> {
+    let (x, y) = (B % W, B / W);
+    // Where the blank goes: a tile moving up (K = 0) moves the blank down, and so on.
+    let legal = match K {
+        0 => y + 1 < H,
+        1 => y > 0,
+        2 => x + 1 < W,
+        _ => x > 0,
+    };
+    if B >= W * H || !legal {
+        return None;
+    }
+    let to = target::<W, B, K>();
+    let col_of = |i: usize| (i % W) * H + i / W;
+    // The blank's nibble is 0, so swapping it with the tile's is two xors per word.
+    let t = (rows >> (4 * to)) & 0xF;
+    let new_rows = rows ^ (t << (4 * to)) ^ (t << (4 * B));
+    let new_cols = cols ^ (t << (4 * col_of(to))) ^ (t << (4 * col_of(B)));
+    let row_mask = (1u64 << (4 * W)) - 1;
+    let col_mask = (1u64 << (4 * H)) - 1;
+    let row = |word: u64, r: usize| {
+        i32::from(terms[(r << (4 * W)) | ((word >> (4 * W * r)) & row_mask) as usize])
+    };
+    let col = |word: u64, c: usize| {
+        let at = (H << (4 * W)) + ((c << (4 * H)) | ((word >> (4 * H * c)) & col_mask) as usize);
+        i32::from(terms[at])
+    };
+    let mut new_h = h as i32;
+    if K < 2 {
+        // Vertical: two rows change; every column keeps the order of its tiles.
+        let (a, b) = (y, to / W);
+        new_h += row(new_rows, a) + row(new_rows, b) - row(rows, a) - row(rows, b);
+    } else {
+        // Horizontal: the row's distances change, and two columns.
+        new_h += row(new_rows, y) - row(rows, y);
+        if has_cols {
+            let (a, b) = (x, to % W);
+            new_h += col(new_cols, a) + col(new_cols, b) - col(cols, a) - col(cols, b);
+        }
+    }
+    Some((new_rows, new_cols, new_h as u32))
+}
+
+/// The cell the blank moves to with move `K` from cell `B` (meaningful when legal).
+#[inline(always)]
+const fn target<const W: usize, const B: usize, const K: usize>() -> usize {
+    match K {
+        0 => B + W,
+        1 => B.wrapping_sub(W),
+        2 => B + 1,
+        _ => B.wrapping_sub(1),
+    }
 }
 
 /// Depth-first search below the position `(rows, cols)` with heuristic `h` at depth `g`,
@@ -98,53 +182,15 @@ fn child<const W: usize, const H: usize, const B: usize, const L: usize, const K
     h: u32,
     g: u32,
 ) -> Result<bool, Stop> {
-    let (x, y) = (B % W, B / W);
-    // Where the blank goes: a tile moving up (K = 0) moves the blank down, and so on.
-    let legal = match K {
-        0 => y + 1 < H,
-        1 => y > 0,
-        2 => x + 1 < W,
-        _ => x > 0,
-    };
     // Move k ^ 1 is the inverse of move k.
-    if B >= W * H || !legal || K == L ^ 1 {
+    if K == L ^ 1 {
         return Ok(false);
     }
-    let to = match K {
-        0 => B + W,
-        1 => B.wrapping_sub(W),
-        2 => B + 1,
-        _ => B.wrapping_sub(1),
+    let Some((new_rows, new_cols, new_h)) = make::<W, H, B, K>(s.terms, s.has_cols, rows, cols, h)
+    else {
+        return Ok(false);
     };
-    let col_of = |i: usize| (i % W) * H + i / W;
-    // The blank's nibble is 0, so swapping it with the tile's is two xors per word.
-    let t = (rows >> (4 * to)) & 0xF;
-    let new_rows = rows ^ (t << (4 * to)) ^ (t << (4 * B));
-    let new_cols = cols ^ (t << (4 * col_of(to))) ^ (t << (4 * col_of(B)));
-    let row_mask = (1u64 << (4 * W)) - 1;
-    let col_mask = (1u64 << (4 * H)) - 1;
-    let terms = s.terms;
-    let row = |word: u64, r: usize| {
-        i32::from(terms[(r << (4 * W)) | ((word >> (4 * W * r)) & row_mask) as usize])
-    };
-    let col = |word: u64, c: usize| {
-        let at = (H << (4 * W)) + ((c << (4 * H)) | ((word >> (4 * H * c)) & col_mask) as usize);
-        i32::from(terms[at])
-    };
-    let mut new_h = h as i32;
-    if K < 2 {
-        // Vertical: two rows change; every column keeps the order of its tiles.
-        let (a, b) = (y, to / W);
-        new_h += row(new_rows, a) + row(new_rows, b) - row(rows, a) - row(rows, b);
-    } else {
-        // Horizontal: the row's distances change, and two columns.
-        new_h += row(new_rows, y) - row(rows, y);
-        if s.has_cols {
-            let (a, b) = (x, to % W);
-            new_h += col(new_cols, a) + col(new_cols, b) - col(cols, a) - col(cols, b);
-        }
-    }
-    let new_h = new_h as u32;
+    let to = target::<W, B, K>();
     s.generated += 1;
     let f = g + 1 + new_h;
     if f > s.bound {
@@ -154,17 +200,17 @@ fn child<const W: usize, const H: usize, const B: usize, const L: usize, const K
     // g < f <= bound, and the path holds bound + 1 entries.
     s.path[g as usize] = K as u8;
     match K {
-        0 => at_cell!(to, W, H, 0, (s, new_rows, new_cols, new_h, g + 1)),
-        1 => at_cell!(to, W, H, 1, (s, new_rows, new_cols, new_h, g + 1)),
-        2 => at_cell!(to, W, H, 2, (s, new_rows, new_cols, new_h, g + 1)),
-        _ => at_cell!(to, W, H, 3, (s, new_rows, new_cols, new_h, g + 1)),
+        0 => by_cell!(to, dfs::<W, H, 0>(s, new_rows, new_cols, new_h, g + 1), else Ok(false)),
+        1 => by_cell!(to, dfs::<W, H, 1>(s, new_rows, new_cols, new_h, g + 1), else Ok(false)),
+        2 => by_cell!(to, dfs::<W, H, 2>(s, new_rows, new_cols, new_h, g + 1), else Ok(false)),
+        _ => by_cell!(to, dfs::<W, H, 3>(s, new_rows, new_cols, new_h, g + 1), else Ok(false)),
     }
 }
 
 /// One IDA* iteration from the root, for the shape `W`x`H`.
 fn root<const W: usize, const H: usize>(s: &mut Ida<'_, '_>, start: &Node) -> Result<bool, Stop> {
     let h = u32::from(start.h);
-    at_cell!(usize::from(start.blank), W, H, 4, (s, start.rows, start.cols, h, 0))
+    by_cell!(usize::from(start.blank), dfs::<W, H, 4>(s, start.rows, start.cols, h, 0), else Ok(false))
 }
 
 /// IDA* from `start` with the engine's heuristic. Returns the moves, or why it stopped.
@@ -174,18 +220,8 @@ pub(crate) fn idastar(
     budget: &Budget<'_>,
     stats: &mut Stats,
 ) -> Result<Moves, Stop> {
-    let iteration: fn(&mut Ida<'_, '_>, &Node) -> Result<bool, Stop> = match (e.width, e.height) {
-        (2, 2) => root::<2, 2>,
-        (2, 3) => root::<2, 3>,
-        (3, 2) => root::<3, 2>,
-        (2, 4) => root::<2, 4>,
-        (4, 2) => root::<4, 2>,
-        (3, 3) => root::<3, 3>,
-        (3, 4) => root::<3, 4>,
-        (4, 3) => root::<4, 3>,
-        (4, 4) => root::<4, 4>,
-        _ => unreachable!("the packed engine holds boards from 2x2 to 4x4"),
-    };
+    let iteration: fn(&mut Ida<'_, '_>, &Node) -> Result<bool, Stop> =
+        by_shape!(e.width, e.height, root);
     let (terms, has_cols) = e.terms();
     let mut s = Ida {
         terms,
