@@ -55,6 +55,11 @@ impl Engine {
         Node { tiles: board.tiles().into(), blank: board.blank() as u32, h }
     }
 
+    /// The position of `node` as a board (`None` cannot happen: nodes are permutations).
+    pub(crate) fn board(&self, node: &Node) -> Option<Board> {
+        Board::new(self.size, node.tiles.to_vec()).ok()
+    }
+
     #[inline]
     pub(crate) fn is_goal(&self, node: &Node) -> bool {
         node.tiles == self.goal

@@ -8,7 +8,8 @@
 //! - packed engines for boards up to 4x4 (incremental, table-driven heuristics) and a general
 //!   engine for every other size;
 //! - [`reduction`]: a fast non-optimal solver for boards of any size;
-//! - [`solve`]: one entry point, with [`Algorithm::Auto`] choosing per board.
+//! - [`solve`]: one entry point, with [`Algorithm::Auto`] choosing per board;
+//!   [`solve_watched`] runs the same request with an observer that sees every node.
 //!
 //! # Example
 //! ```
@@ -41,5 +42,5 @@ mod table;
 pub use error::SolveError;
 pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
 pub use solution::{Solution, Stats, Status, thousands};
-pub use solve::{AUTO_OPTIMAL_BUDGET, solve};
+pub use solve::{AUTO_OPTIMAL_BUDGET, solve, solve_watched};
 pub use table::ExactTable;

@@ -38,28 +38,28 @@ struct Ida<'a, 'b> {
     max_depth: u64,
 }
 
-/// Calls `$f::<$w, $h, CELL>` or `$f::<$w, $h, CELL, $last>` for a cell given as a
+/// Calls `$f::<$w, $h, CELL, $rest...>` for a cell given as a
 /// constant expression (the `match` folds away) or as a run-time value (one jump table);
 /// `$none` for a cell past 15.
 macro_rules! by_cell {
-    ($cell:expr, $f:ident::<$w:ident, $h:ident $(, $last:literal)?>($($arg:expr),*), else $none:expr) => {
+    ($cell:expr, $f:ident::<$w:ident, $h:ident $(, $rest:tt)*>($($arg:expr),*), else $none:expr) => {
         match $cell {
-            0 => $f::<$w, $h, 0 $(, $last)?>($($arg),*),
-            1 => $f::<$w, $h, 1 $(, $last)?>($($arg),*),
-            2 => $f::<$w, $h, 2 $(, $last)?>($($arg),*),
-            3 => $f::<$w, $h, 3 $(, $last)?>($($arg),*),
-            4 => $f::<$w, $h, 4 $(, $last)?>($($arg),*),
-            5 => $f::<$w, $h, 5 $(, $last)?>($($arg),*),
-            6 => $f::<$w, $h, 6 $(, $last)?>($($arg),*),
-            7 => $f::<$w, $h, 7 $(, $last)?>($($arg),*),
-            8 => $f::<$w, $h, 8 $(, $last)?>($($arg),*),
-            9 => $f::<$w, $h, 9 $(, $last)?>($($arg),*),
-            10 => $f::<$w, $h, 10 $(, $last)?>($($arg),*),
-            11 => $f::<$w, $h, 11 $(, $last)?>($($arg),*),
-            12 => $f::<$w, $h, 12 $(, $last)?>($($arg),*),
-            13 => $f::<$w, $h, 13 $(, $last)?>($($arg),*),
-            14 => $f::<$w, $h, 14 $(, $last)?>($($arg),*),
-            15 => $f::<$w, $h, 15 $(, $last)?>($($arg),*),
+            0 => $f::<$w, $h, 0 $(, $rest)*>($($arg),*),
+            1 => $f::<$w, $h, 1 $(, $rest)*>($($arg),*),
+            2 => $f::<$w, $h, 2 $(, $rest)*>($($arg),*),
+            3 => $f::<$w, $h, 3 $(, $rest)*>($($arg),*),
+            4 => $f::<$w, $h, 4 $(, $rest)*>($($arg),*),
+            5 => $f::<$w, $h, 5 $(, $rest)*>($($arg),*),
+            6 => $f::<$w, $h, 6 $(, $rest)*>($($arg),*),
+            7 => $f::<$w, $h, 7 $(, $rest)*>($($arg),*),
+            8 => $f::<$w, $h, 8 $(, $rest)*>($($arg),*),
+            9 => $f::<$w, $h, 9 $(, $rest)*>($($arg),*),
+            10 => $f::<$w, $h, 10 $(, $rest)*>($($arg),*),
+            11 => $f::<$w, $h, 11 $(, $rest)*>($($arg),*),
+            12 => $f::<$w, $h, 12 $(, $rest)*>($($arg),*),
+            13 => $f::<$w, $h, 13 $(, $rest)*>($($arg),*),
+            14 => $f::<$w, $h, 14 $(, $rest)*>($($arg),*),
+            15 => $f::<$w, $h, 15 $(, $rest)*>($($arg),*),
             // No board of the packed engine has more than 16 cells.
             _ => $none,
         }
@@ -92,6 +92,7 @@ macro_rules! by_shape {
 fn make<const W: usize, const H: usize, const B: usize, const K: usize>(
     terms: &[u8],
     has_cols: bool,
+    blind: bool,
     rows: u64,
     cols: u64,
     h: u32,
@@ -113,14 +114,18 @@ fn make<const W: usize, const H: usize, const B: usize, const K: usize>(
     let t = (rows >> (4 * to)) & 0xF;
     let new_rows = rows ^ (t << (4 * to)) ^ (t << (4 * B));
     let new_cols = cols ^ (t << (4 * col_of(to))) ^ (t << (4 * col_of(B)));
+    if blind {
+        return Some((new_rows, new_cols, 0));
+    }
     let row_mask = (1u64 << (4 * W)) - 1;
     let col_mask = (1u64 << (4 * H)) - 1;
+    // Slices of constant length, so the lookups below need no bounds checks of their own.
+    let (row_terms, col_terms) = terms.split_at(H << (4 * W));
     let row = |word: u64, r: usize| {
-        i32::from(terms[(r << (4 * W)) | ((word >> (4 * W * r)) & row_mask) as usize])
+        i32::from(row_terms[(r << (4 * W)) | ((word >> (4 * W * r)) & row_mask) as usize])
     };
-    let col = |word: u64, c: usize| {
-        let at = (H << (4 * W)) + ((c << (4 * H)) | ((word >> (4 * H * c)) & col_mask) as usize);
-        i32::from(terms[at])
+    let col = |col_terms: &[u8], word: u64, c: usize| {
+        i32::from(col_terms[(c << (4 * H)) | ((word >> (4 * H * c)) & col_mask) as usize])
     };
     let mut new_h = h as i32;
     if K < 2 {
@@ -132,7 +137,8 @@ fn make<const W: usize, const H: usize, const B: usize, const K: usize>(
         new_h += row(new_rows, y) - row(rows, y);
         if has_cols {
             let (a, b) = (x, to % W);
-            new_h += col(new_cols, a) + col(new_cols, b) - col(cols, a) - col(cols, b);
+            let t = &col_terms[..W << (4 * H)];
+            new_h += col(t, new_cols, a) + col(t, new_cols, b) - col(t, cols, a) - col(t, cols, b);
         }
     }
     Some((new_rows, new_cols, new_h as u32))
@@ -152,7 +158,7 @@ const fn target<const W: usize, const B: usize, const K: usize>() -> usize {
 /// Depth-first search below the position `(rows, cols)` with heuristic `h` at depth `g`,
 /// the blank on cell `B` of a `W`x`H` board, reached by move `L` (4 at the root: none).
 /// `Ok(true)` when the goal is found.
-fn dfs<const W: usize, const H: usize, const B: usize, const L: usize>(
+fn dfs<const W: usize, const H: usize, const B: usize, const L: usize, const BLIND: bool>(
     s: &mut Ida<'_, '_>,
     rows: u64,
     cols: u64,
@@ -163,19 +169,32 @@ fn dfs<const W: usize, const H: usize, const B: usize, const L: usize>(
         s.found = g;
         return Ok(true);
     }
+    // Without a heuristic (iterative deepening), a node at the depth limit is only tested,
+    // as in a textbook depth-limited search: all its children would be past the limit.
+    if BLIND && g == s.bound {
+        s.next = s.next.min(g + 1);
+        return Ok(false);
+    }
     s.budget.check(s.expanded)?;
     s.expanded += 1;
     s.max_depth = s.max_depth.max(u64::from(g) + 1);
-    Ok(child::<W, H, B, L, 0>(s, rows, cols, h, g)?
-        || child::<W, H, B, L, 1>(s, rows, cols, h, g)?
-        || child::<W, H, B, L, 2>(s, rows, cols, h, g)?
-        || child::<W, H, B, L, 3>(s, rows, cols, h, g)?)
+    Ok(child::<W, H, B, L, 0, BLIND>(s, rows, cols, h, g)?
+        || child::<W, H, B, L, 1, BLIND>(s, rows, cols, h, g)?
+        || child::<W, H, B, L, 2, BLIND>(s, rows, cols, h, g)?
+        || child::<W, H, B, L, 3, BLIND>(s, rows, cols, h, g)?)
 }
 
 /// Move `K` (an index into [`Move::ALL`]) from cell `B`: skipped at compile time when it is
 /// illegal or undoes move `L`; otherwise the child is made, bounded, and searched.
 #[inline(always)]
-fn child<const W: usize, const H: usize, const B: usize, const L: usize, const K: usize>(
+fn child<
+    const W: usize,
+    const H: usize,
+    const B: usize,
+    const L: usize,
+    const K: usize,
+    const BLIND: bool,
+>(
     s: &mut Ida<'_, '_>,
     rows: u64,
     cols: u64,
@@ -186,7 +205,8 @@ fn child<const W: usize, const H: usize, const B: usize, const L: usize, const K
     if K == L ^ 1 {
         return Ok(false);
     }
-    let Some((new_rows, new_cols, new_h)) = make::<W, H, B, K>(s.terms, s.has_cols, rows, cols, h)
+    let Some((new_rows, new_cols, new_h)) =
+        make::<W, H, B, K>(s.terms, s.has_cols, BLIND, rows, cols, h)
     else {
         return Ok(false);
     };
@@ -199,18 +219,43 @@ fn child<const W: usize, const H: usize, const B: usize, const L: usize, const K
     }
     // g < f <= bound, and the path holds bound + 1 entries.
     s.path[g as usize] = K as u8;
+    if BLIND && f == s.bound {
+        // A leaf of iterative deepening: test it here rather than in a call.
+        if new_rows == s.goal_rows {
+            s.found = f;
+            return Ok(true);
+        }
+        s.next = s.next.min(f + 1);
+        return Ok(false);
+    }
     match K {
-        0 => by_cell!(to, dfs::<W, H, 0>(s, new_rows, new_cols, new_h, g + 1), else Ok(false)),
-        1 => by_cell!(to, dfs::<W, H, 1>(s, new_rows, new_cols, new_h, g + 1), else Ok(false)),
-        2 => by_cell!(to, dfs::<W, H, 2>(s, new_rows, new_cols, new_h, g + 1), else Ok(false)),
-        _ => by_cell!(to, dfs::<W, H, 3>(s, new_rows, new_cols, new_h, g + 1), else Ok(false)),
+        0 => {
+            by_cell!(to, dfs::<W, H, 0, BLIND>(s, new_rows, new_cols, new_h, g + 1), else Ok(false))
+        }
+        1 => {
+            by_cell!(to, dfs::<W, H, 1, BLIND>(s, new_rows, new_cols, new_h, g + 1), else Ok(false))
+        }
+        2 => {
+            by_cell!(to, dfs::<W, H, 2, BLIND>(s, new_rows, new_cols, new_h, g + 1), else Ok(false))
+        }
+        _ => {
+            by_cell!(to, dfs::<W, H, 3, BLIND>(s, new_rows, new_cols, new_h, g + 1), else Ok(false))
+        }
     }
 }
 
 /// One IDA* iteration from the root, for the shape `W`x`H`.
 fn root<const W: usize, const H: usize>(s: &mut Ida<'_, '_>, start: &Node) -> Result<bool, Stop> {
     let h = u32::from(start.h);
-    by_cell!(usize::from(start.blank), dfs::<W, H, 4>(s, start.rows, start.cols, h, 0), else Ok(false))
+    by_cell!(usize::from(start.blank), dfs::<W, H, 4, false>(s, start.rows, start.cols, h, 0), else Ok(false))
+}
+
+/// One iteration of iterative deepening (no heuristic) from the root.
+fn root_blind<const W: usize, const H: usize>(
+    s: &mut Ida<'_, '_>,
+    start: &Node,
+) -> Result<bool, Stop> {
+    by_cell!(usize::from(start.blank), dfs::<W, H, 4, true>(s, start.rows, start.cols, 0, 0), else Ok(false))
 }
 
 /// IDA* from `start` with the engine's heuristic. Returns the moves, or why it stopped.
@@ -220,8 +265,11 @@ pub(crate) fn idastar(
     budget: &Budget<'_>,
     stats: &mut Stats,
 ) -> Result<Moves, Stop> {
-    let iteration: fn(&mut Ida<'_, '_>, &Node) -> Result<bool, Stop> =
-        by_shape!(e.width, e.height, root);
+    let iteration: fn(&mut Ida<'_, '_>, &Node) -> Result<bool, Stop> = if e.blind {
+        by_shape!(e.width, e.height, root_blind)
+    } else {
+        by_shape!(e.width, e.height, root)
+    };
     let (terms, has_cols) = e.terms();
     let mut s = Ida {
         terms,

@@ -51,6 +51,8 @@ pub(crate) struct Engine {
     col_base: usize,
     /// Whether the heuristic has column terms (linear conflict does).
     has_cols: bool,
+    /// Whether there is no heuristic (every term is 0).
+    pub(crate) blind: bool,
     /// `(1 << (4 * width)) - 1` and `(1 << (4 * height)) - 1`: one line of each word.
     row_mask: u64,
     col_mask: u64,
@@ -210,6 +212,7 @@ impl Engine {
             terms: terms.into_boxed_slice(),
             col_base,
             has_cols,
+            blind: kind.is_none(),
             row_mask: (1u64 << (4 * width)) - 1,
             col_mask: (1u64 << (4 * height)) - 1,
             col_index,

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use npuzzle_core::{Board, Moves, Parity};
 use npuzzle_search as search;
-use search::{Outcome, Report, Stop};
+use search::{Flow, Observer, Outcome, Report, Stop};
 
 use crate::error::SolveError;
 use crate::options::{Algorithm, Heuristic, Limits, Options};
@@ -89,6 +89,173 @@ pub fn solve(board: &Board, goal: &Board, options: &Options) -> Result<Solution,
         ));
     }
     Ok(auto(board, goal, options, clock))
+}
+
+/// Solves like [`solve`], showing every node of the search to `observer` as a [`Board`]:
+/// for visualizers and for teaching.
+///
+/// The search runs on the generic algorithms of `npuzzle-search` (over boxed positions), so
+/// every event is available, at some cost in speed; [`solve`] with the same options uses the
+/// specialised engines instead and is much faster. The observer receives boards with their
+/// `g` and `h`, the open and closed counts, and IDA*'s and IDDFS's bounds (unit-cost
+/// searches report depths); returning [`Flow::Stop`] cancels the search, which then ends
+/// with [`Status::Limit`].
+///
+/// `auto` is watched as IDA* with linear conflict on boards of up to 16 cells. The exact
+/// table, the reduction solver, and `auto` on larger boards are not node-by-node searches:
+/// they run as in [`solve`] and the observer sees nothing.
+///
+/// # Errors
+/// As [`solve`].
+///
+/// # Examples
+/// ```
+/// use npuzzle_core::{Board, Goal};
+/// use npuzzle_search::{Flow, Observer};
+/// use npuzzle_solver::{Algorithm, Options, solve_watched};
+///
+/// /// Counts the boards A* expands.
+/// struct Count(u64);
+/// impl Observer<Board, u32> for Count {
+///     fn expand(&mut self, _: &Board, _: u32, _: u32, _: usize, _: usize) -> Flow {
+///         self.0 += 1;
+///         Flow::Continue
+///     }
+/// }
+///
+/// let board: Board = "1 2 3/4 5 6/0 7 8".parse()?;
+/// let goal = Goal::BlankLast.board(board.size())?;
+/// let options = Options { algorithm: Algorithm::AStar, ..Options::default() };
+/// let mut count = Count(0);
+/// let solution = solve_watched(&board, &goal, &options, &mut count)?;
+/// assert_eq!(solution.moves.len(), 2);
+/// assert_eq!(count.0, solution.stats.expanded);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve_watched<O>(
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    observer: O,
+) -> Result<Solution, SolveError>
+where
+    O: Observer<Board, u32>,
+{
+    let clock = Instant::now();
+    let cells = board.tiles().len();
+    let algorithm = match options.algorithm {
+        Algorithm::Auto if cells <= AUTO_TRY_CELLS || options.optimal => Algorithm::IdaStar,
+        Algorithm::Auto | Algorithm::Table | Algorithm::Reduction => {
+            return solve(board, goal, options);
+        }
+        other => other,
+    };
+    if board.size() != goal.size() {
+        return Err(SolveError::GoalSize { goal: goal.size(), board: board.size() });
+    }
+    if !(options.weight.is_finite() && options.weight >= 1.0) {
+        return Err(SolveError::Weight(options.weight));
+    }
+    let watched = Options { algorithm, ..options.clone() };
+    let parity = Parity::of(board, goal);
+    if !parity.solvable() {
+        let (algorithm, heuristic) = resolve(&watched, cells);
+        return Ok(Solution {
+            status: Status::Unsolvable,
+            moves: Moves::default(),
+            optimal: false,
+            algorithm,
+            heuristic,
+            stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
+            message: Some(parity.to_string()),
+        });
+    }
+    let heuristic = resolve(&watched, cells).1;
+    let limits = &options.limits;
+    let engine = general::Engine::new(goal, heuristic);
+    let search_limits = search::Limits {
+        max_nodes: limits.max_nodes,
+        max_memory: limits.max_memory,
+        node_bytes: engine.node_bytes(),
+        deadline: limits.timeout.map(|t| clock + t),
+        cancel: limits.cancel.clone(),
+        max_depth: None,
+    };
+    let start = engine.node(board);
+    let e = &engine;
+    let succ = |n: &general::Node| e.successors(n);
+    let succ_c = |n: &general::Node| e.successors(n).map(|m| (m, 1u32));
+    let h_of = |n: &general::Node| n.h;
+    let goal_test = |n: &general::Node| e.is_goal(n);
+    let boards = AsBoards { engine: e, observer };
+    let report = dispatch(
+        algorithm,
+        &start,
+        succ,
+        succ_c,
+        h_of,
+        goal_test,
+        options.weight,
+        &search_limits,
+        boards,
+    );
+    let (moves, stats, stop) = finish(report, |path| engine.moves(path));
+    let result = match (moves, stop) {
+        (Some(moves), None) => Ok(moves),
+        (_, Some(ended)) => Err(ended),
+        (None, None) => Err(Ended::Exhausted),
+    };
+    Ok(finish_run(result, stats, algorithm, heuristic, limits, limits.timeout, clock))
+}
+
+/// Shows a search over the general engine's nodes to an observer of boards.
+struct AsBoards<'a, O> {
+    engine: &'a general::Engine,
+    observer: O,
+}
+
+impl<O: Observer<Board, u32>> Observer<general::Node, u32> for AsBoards<'_, O> {
+    fn expand(&mut self, node: &general::Node, g: u32, h: u32, open: usize, closed: usize) -> Flow {
+        match self.engine.board(node) {
+            Some(b) => self.observer.expand(&b, g, h, open, closed),
+            None => Flow::Continue,
+        }
+    }
+
+    fn generate(&mut self, node: &general::Node, g: u32, h: u32) -> Flow {
+        match self.engine.board(node) {
+            Some(b) => self.observer.generate(&b, g, h),
+            None => Flow::Continue,
+        }
+    }
+
+    fn bound(&mut self, bound: u32) -> Flow {
+        self.observer.bound(bound)
+    }
+}
+
+/// The unit-cost searches count depths in `usize`; boards are never deeper than `u32`.
+impl<O: Observer<Board, u32>> Observer<general::Node, usize> for AsBoards<'_, O> {
+    fn expand(
+        &mut self,
+        node: &general::Node,
+        g: usize,
+        h: usize,
+        open: usize,
+        closed: usize,
+    ) -> Flow {
+        let (g, h) = (u32::try_from(g).unwrap_or(u32::MAX), u32::try_from(h).unwrap_or(u32::MAX));
+        Observer::<general::Node, u32>::expand(self, node, g, h, open, closed)
+    }
+
+    fn generate(&mut self, node: &general::Node, g: usize, h: usize) -> Flow {
+        let (g, h) = (u32::try_from(g).unwrap_or(u32::MAX), u32::try_from(h).unwrap_or(u32::MAX));
+        Observer::<general::Node, u32>::generate(self, node, g, h)
+    }
+
+    fn bound(&mut self, bound: usize) -> Flow {
+        Observer::<general::Node, u32>::bound(self, u32::try_from(bound).unwrap_or(u32::MAX))
+    }
 }
 
 /// The algorithm and heuristic that will actually run (for reporting).
@@ -302,7 +469,7 @@ fn run(
         let h_of = |n: &small::Node| u32::from(n.h);
         let goal_test = |n: &small::Node| e.is_goal(n);
         let report =
-            dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits);
+            dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits, ());
         finish(report, |path| engine.moves(path))
     } else {
         let engine = general::Engine::new(goal, heuristic);
@@ -314,7 +481,7 @@ fn run(
         let h_of = |n: &general::Node| n.h;
         let goal_test = |n: &general::Node| e.is_goal(n);
         let report =
-            dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits);
+            dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits, ());
         finish(report, |path| engine.moves(path))
     };
     let result = match (moves, stop) {
@@ -353,7 +520,7 @@ enum Ended {
 }
 
 #[expect(clippy::too_many_arguments, reason = "the closures each algorithm family needs")]
-fn dispatch<N, FN, IN, FC, IC, FH, FS>(
+fn dispatch<N, FN, IN, FC, IC, FH, FS, O>(
     algorithm: Algorithm,
     start: &N,
     succ: FN,
@@ -362,9 +529,11 @@ fn dispatch<N, FN, IN, FC, IC, FH, FS>(
     goal: FS,
     weight: f64,
     limits: &search::Limits,
+    mut observer: O,
 ) -> Report<N, u32>
 where
     N: Eq + std::hash::Hash + Clone,
+    O: Observer<N, u32> + Observer<N, usize>,
     FN: FnMut(&N) -> IN,
     IN: IntoIterator<Item = N>,
     FC: FnMut(&N) -> IC,
@@ -381,15 +550,15 @@ where
         stats: r.stats,
     };
     match algorithm {
-        Algorithm::Bfs => unit(search::bfs(start, succ, goal, limits, ())),
-        Algorithm::Dfs => unit(search::dfs(start, succ, goal, limits, ())),
-        Algorithm::Iddfs => unit(search::iddfs(start, succ, goal, limits, ())),
-        Algorithm::Dijkstra => search::dijkstra(start, succ_c, goal, limits, ()),
-        Algorithm::Greedy => search::greedy(start, succ_c, h, goal, limits, ()),
-        Algorithm::WAStar => search::wastar(start, succ_c, h, goal, weight, limits, ()),
-        Algorithm::AStar => search::astar(start, succ_c, h, goal, limits, ()),
+        Algorithm::Bfs => unit(search::bfs(start, succ, goal, limits, &mut observer)),
+        Algorithm::Dfs => unit(search::dfs(start, succ, goal, limits, &mut observer)),
+        Algorithm::Iddfs => unit(search::iddfs(start, succ, goal, limits, &mut observer)),
+        Algorithm::Dijkstra => search::dijkstra(start, succ_c, goal, limits, &mut observer),
+        Algorithm::Greedy => search::greedy(start, succ_c, h, goal, limits, &mut observer),
+        Algorithm::WAStar => search::wastar(start, succ_c, h, goal, weight, limits, &mut observer),
+        Algorithm::AStar => search::astar(start, succ_c, h, goal, limits, &mut observer),
         // Auto, Table and Reduction never reach here; IDA* is the safe catch-all.
-        _ => search::idastar(start, succ_c, h, goal, limits, ()),
+        _ => search::idastar(start, succ_c, h, goal, limits, &mut observer),
     }
 }
 

@@ -79,7 +79,18 @@ fn check(board: &Board, goal: &Board, options: &Options) -> npuzzle_solver::Solu
 
 /// Every optimal algorithm/heuristic pair gives the table's length on `n` boards per goal.
 fn agree(algorithm: Algorithm, heuristics: &[Option<Heuristic>], n: usize, seed: u64) {
-    for goal in &GOALS {
+    agree_on(&GOALS, algorithm, heuristics, n, seed);
+}
+
+/// [`agree`] under the given goals only.
+fn agree_on(
+    goals: &[Goal],
+    algorithm: Algorithm,
+    heuristics: &[Option<Heuristic>],
+    n: usize,
+    seed: u64,
+) {
+    for goal in goals {
         let g = goal3(goal);
         let table = ExactTable::for_goal(&g).unwrap();
         let mut s = Scrambler::new(seed);
@@ -124,12 +135,23 @@ fn dijkstra_agrees_with_the_table() {
     agree(Algorithm::Dijkstra, &[None], 2000, 4);
 }
 
-/// IDDFS has no heuristic and no memory: it re-walks about 1.73^d paths per iteration, so
-/// a 28-move board costs it tens of millions of nodes. 200 boards per goal keep this test
-/// under a minute; every other optimal algorithm is checked on 2,000 per goal.
+// IDDFS has no heuristic and no memory: it re-walks about 1.73^d paths per iteration, so
+// a 28-move board costs it tens of millions of nodes (about 22 ms per board on average).
+// One test per goal, so that the test harness spreads them over the cores.
+
 #[test]
-fn iddfs_agrees_with_the_table() {
-    agree(Algorithm::Iddfs, &[None], 200, 5);
+fn iddfs_agrees_with_the_table_blank_last() {
+    agree_on(&[Goal::BlankLast], Algorithm::Iddfs, &[None], 2000, 5);
+}
+
+#[test]
+fn iddfs_agrees_with_the_table_blank_first() {
+    agree_on(&[Goal::BlankFirst], Algorithm::Iddfs, &[None], 2000, 5);
+}
+
+#[test]
+fn iddfs_agrees_with_the_table_snail() {
+    agree_on(&[Goal::Snail], Algorithm::Iddfs, &[None], 2000, 5);
 }
 
 #[test]
@@ -277,4 +299,122 @@ fn bad_requests_are_errors() {
     let b4 = Scrambler::new(1).solvable(&g4);
     let table = Options { algorithm: Algorithm::Table, ..Options::default() };
     assert_eq!(solve(&b4, &g4, &table), Err(SolveError::TableTooLarge(16)));
+}
+
+/// What a watcher saw of a search.
+#[derive(Default)]
+struct Seen {
+    expanded: u64,
+    generated: u64,
+    bounds: Vec<u32>,
+    /// Expanded boards whose reported h differs from the heuristic's value.
+    wrong_h: u64,
+    /// Stop after this many expansions (0: never).
+    stop_after: u64,
+    map: Option<(GoalMap, Heuristic)>,
+}
+
+impl npuzzle_search::Observer<Board, u32> for Seen {
+    fn expand(&mut self, b: &Board, _: u32, h: u32, _: usize, _: usize) -> npuzzle_search::Flow {
+        self.expanded += 1;
+        if let Some((map, kind)) = &self.map {
+            if map.estimate(*kind, b.tiles()) != h {
+                self.wrong_h += 1;
+            }
+        }
+        if self.stop_after > 0 && self.expanded >= self.stop_after {
+            npuzzle_search::Flow::Stop
+        } else {
+            npuzzle_search::Flow::Continue
+        }
+    }
+
+    fn generate(&mut self, _: &Board, _: u32, _: u32) -> npuzzle_search::Flow {
+        self.generated += 1;
+        npuzzle_search::Flow::Continue
+    }
+
+    fn bound(&mut self, bound: u32) -> npuzzle_search::Flow {
+        self.bounds.push(bound);
+        npuzzle_search::Flow::Continue
+    }
+}
+
+#[test]
+fn watched_searches_show_every_expansion_and_agree() {
+    let all = [
+        Algorithm::Bfs,
+        Algorithm::Dfs,
+        Algorithm::Iddfs,
+        Algorithm::Dijkstra,
+        Algorithm::Greedy,
+        Algorithm::AStar,
+        Algorithm::WAStar,
+        Algorithm::IdaStar,
+        Algorithm::Auto,
+    ];
+    for goal in &GOALS {
+        let g = goal3(goal);
+        let table = ExactTable::for_goal(&g).unwrap();
+        let mut s = Scrambler::new(21);
+        for _ in 0..8 {
+            // Walks of 14 moves keep IDDFS and BFS quick under the generic engine.
+            let b = s.walk(&g, 14).0;
+            let want = usize::from(table.distance(&b).unwrap());
+            for algorithm in all {
+                let heuristic = Heuristic::Manhattan;
+                let options = Options { algorithm, heuristic, ..Options::default() };
+                let informed = !matches!(
+                    algorithm,
+                    Algorithm::Bfs | Algorithm::Dfs | Algorithm::Iddfs | Algorithm::Dijkstra
+                );
+                let mut seen = Seen {
+                    map: informed.then(|| (GoalMap::new(&g), heuristic)),
+                    ..Seen::default()
+                };
+                let sol = npuzzle_solver::solve_watched(&b, &g, &options, &mut seen).unwrap();
+                assert_eq!(sol.status, Status::Solved, "{algorithm} on {b}");
+                let mut end = b.clone();
+                end.apply_all(&sol.moves).unwrap();
+                assert_eq!(end, g, "{algorithm} on {b}");
+                if sol.optimal {
+                    assert_eq!(sol.moves.len(), want, "{algorithm} on {b}");
+                }
+                assert_eq!(seen.wrong_h, 0, "{algorithm}: h shown differs from the heuristic");
+                if want > 0 {
+                    assert!(seen.expanded > 0 && seen.generated > 0, "{algorithm} showed nothing");
+                }
+                if matches!(algorithm, Algorithm::IdaStar | Algorithm::Auto | Algorithm::Iddfs) {
+                    assert!(seen.bounds.windows(2).all(|w| w[0] < w[1]), "{:?}", seen.bounds);
+                    assert_eq!(seen.bounds.last().copied(), Some(want as u32), "{algorithm}");
+                } else {
+                    assert_eq!(seen.expanded, sol.stats.expanded, "{algorithm}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_watcher_can_stop_the_search() {
+    let g = goal3(&Goal::BlankLast);
+    let b: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+    for algorithm in [Algorithm::Bfs, Algorithm::AStar, Algorithm::IdaStar] {
+        let mut seen = Seen { stop_after: 10, ..Seen::default() };
+        let options = Options { algorithm, ..Options::default() };
+        let sol = npuzzle_solver::solve_watched(&b, &g, &options, &mut seen).unwrap();
+        assert_eq!(sol.status, Status::Limit, "{algorithm}");
+        assert_eq!(seen.expanded, 10);
+        assert!(sol.message.unwrap().contains("cancel"), "{algorithm}");
+    }
+    // Not node searches: they run as `solve` does and show nothing.
+    let mut seen = Seen::default();
+    let table = Options { algorithm: Algorithm::Table, ..Options::default() };
+    let sol = npuzzle_solver::solve_watched(&b, &g, &table, &mut seen).unwrap();
+    assert_eq!(sol.moves.len(), 31);
+    assert_eq!(seen.expanded, 0);
+    let unsolvable: Board = "1 2 3/4 5 6/8 7 0".parse().unwrap();
+    let sol =
+        npuzzle_solver::solve_watched(&unsolvable, &g, &Options::default(), &mut seen).unwrap();
+    assert_eq!(sol.status, Status::Unsolvable);
 }
