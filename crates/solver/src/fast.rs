@@ -274,17 +274,15 @@ fn search(
         }
         stats.expanded += 1;
         let g = rec.g + 1;
-        for (k, st) in e.steps[usize::from(rec.node.blank)].iter().enumerate() {
-            if st.to == u8::MAX || k as u8 == rec.via ^ 1 {
-                continue;
-            }
+        let steps = &e.steps[usize::from(rec.node.blank)];
+        for &k in e.next_moves(&rec.node, rec.via) {
             stats.generated += 1;
-            let child = e.child(&rec.node, st);
+            let child = e.child(&rec.node, &steps[usize::from(k)]);
             let cf = slot(g, child.h);
             if cf >= buckets.len() {
                 buckets.resize(cf + 1, Vec::new());
             }
-            buckets[cf].push(Record { node: child, parent: at, g, via: k as u8 });
+            buckets[cf].push(Record { node: child, parent: at, g, via: k });
             *used = (*used).max(cf + 1);
             open += 1;
             // An inconsistent heuristic can put a child below the current f.

@@ -60,6 +60,10 @@ pub(crate) struct Engine {
     pub(crate) col_index: [u8; 16],
     /// For each cell and move, what the move changes (so the hot loops never divide).
     pub(crate) steps: [[Step; 4]; 16],
+    /// For each blank cell and last move (4: none), the moves worth trying: the legal ones
+    /// except the last move's inverse, as `(count, moves)`. One short loop instead of a
+    /// legality test and an inverse test per move.
+    next: [[(u8, [u8; 4]); 5]; 16],
 }
 
 /// What one move from one blank cell changes, precomputed so that the hot loops only shift,
@@ -204,8 +208,20 @@ impl Engine {
         let col_base = row_terms.len();
         let mut terms = row_terms;
         terms.extend_from_slice(&col_terms);
+        let mut next = [[(0u8, [0u8; 4]); 5]; 16];
+        for (b, by_last) in next.iter_mut().enumerate().take(cells) {
+            for (last, (count, moves)) in by_last.iter_mut().enumerate() {
+                for k in 0..4 {
+                    if steps[b][k].to != u8::MAX && (last == 4 || k != last ^ 1) {
+                        moves[usize::from(*count)] = k as u8;
+                        *count += 1;
+                    }
+                }
+            }
+        }
         let mut engine = Engine {
             steps,
+            next,
             width,
             height,
             goal_rows: 0,
@@ -261,6 +277,15 @@ impl Engine {
     /// that); and whether the column part exists.
     pub(crate) fn terms(&self) -> (&[u8], bool) {
         (&self.terms, self.has_cols)
+    }
+
+    /// The moves worth trying from `node` when it was reached by move `last` (an index into
+    /// [`Move::ALL`], or anything above 3 at the start): the legal ones except the inverse
+    /// of `last`.
+    #[inline]
+    pub(crate) fn next_moves(&self, node: &Node, last: u8) -> &[u8] {
+        let (count, moves) = &self.next[usize::from(node.blank)][usize::from(last.min(4))];
+        &moves[..usize::from(*count)]
     }
 
     /// Whether `node` is the goal.
