@@ -50,25 +50,59 @@ impl Budget<'_> {
     }
 }
 
-/// One stored node of A*.
+/// One stored position: A*'s open entries (and, once expanded, closed records) and
+/// breadth-first search's records. The fields of a [`Node`] are kept flat so that the whole
+/// record is 32 bytes.
 #[derive(Clone, Copy)]
 struct Record {
-    node: Node,
+    rows: u64,
+    cols: u64,
+    /// The record this one was reached from (`u32::MAX` for the start).
     parent: u32,
+    /// A*: the record below this one in the same bucket (`u32::MAX`: none).
+    next: u32,
     g: u16,
+    blank: u8,
+    h: u8,
     /// The move that led here (index into `Move::ALL`).
     via: u8,
 }
+
+impl Record {
+    fn new(node: Node, parent: u32, next: u32, g: u16, via: u8) -> Record {
+        Record {
+            rows: node.rows,
+            cols: node.cols,
+            parent,
+            next,
+            g,
+            blank: node.blank,
+            h: node.h,
+            via,
+        }
+    }
+
+    fn node(&self) -> Node {
+        Node { rows: self.rows, cols: self.cols, blank: self.blank, h: self.h }
+    }
+}
+
+/// No record (an empty bucket, the start's parent).
+const NONE: u32 = u32::MAX;
 
 /// Bytes one expanded (or, in breadth-first search, reached) position may cost at the
 /// worst moment: its record (up to three copies' worth while the records grow: the old
 /// buffer and a new one twice its size) and its closed-set slots (two to four per entry,
 /// and six while the table grows), rounded up to a 2x margin.
-const RECORD_BYTES: usize = 2 * (size_of::<Record>() + 4 * size_of::<Slot>());
+const RECORD_BYTES: usize = 2 * (size_of::<Record>() + 4 * 16);
 
-/// Bytes one generated position costs A* on the open list: its entry, three times over (a
-/// bucket's buffer is at most twice its contents, plus the old buffer while it grows).
+/// Bytes one generated position costs A*: its record, three times over (the records'
+/// buffer is at most twice its contents, plus the old buffer while it grows).
 const OPEN_BYTES: usize = 3 * size_of::<Record>();
+
+/// Bytes one expanded position costs A* in the closed set: up to four 16-byte slots, and
+/// six while the table grows.
+const CLOSED_BYTES: usize = 6 * 16;
 
 /// The bucket of a node with cost `g` and heuristic `h`: buckets are ordered by `f = g + h`,
 /// and within one `f` by decreasing `g` (increasing `h`), so `f(f + 1) / 2 + h` numbers them
@@ -79,92 +113,123 @@ fn slot(g: u16, h: u8) -> usize {
     f * (f + 1) / 2 + usize::from(h)
 }
 
-/// The closed set of the packed searches: packed positions to record indices, by linear
-/// probing in one array of 16-byte slots, at most half full.
+/// The closed set of the packed searches: packed positions with the cheapest cost found,
+/// by linear probing in one array of 64-bit words, at most half full.
 ///
-/// Each slot carries the number of the search that wrote it, so starting a new search is a
-/// counter increment, not a clear; and the table starts small for every search (a few
-/// thousand slots, in the first-level cache's neighbourhood) instead of keeping the size the
-/// largest earlier search needed, whose scattered probes would miss the cache.
+/// A board of at most 10 cells packs into 40 bits, so one word holds a whole slot (the
+/// position, its cost and the search's number) and the table for a typical 3x3 search is
+/// 64 KiB; larger boards take two words per slot. Each slot carries the number of the
+/// search that wrote it, so starting a new search is a counter increment, not a clear; and
+/// a table that a large search grew is dropped, so the next small search probes a small
+/// table that stays in the cache.
 struct Closed {
-    slots: Vec<Slot>,
-    /// `64 - log2(slots.len())`: the hash keeps its top bits.
+    words: Vec<u64>,
+    /// Two words per slot (boards of more than 10 cells) or one.
+    wide: bool,
+    /// `64 - log2(slot count)`: the hash keeps its top bits.
     shift: u32,
     len: usize,
     /// The current search's number; a slot with another number is empty.
     epoch: u16,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    key: u64,
-    /// The record of the position.
-    value: u32,
-    /// The cheapest known cost of reaching it (kept here so a duplicate is rejected
-    /// without touching the record).
-    g: u16,
-    epoch: u16,
-}
-
 impl Closed {
     /// Slots a search starts with.
-    const START: usize = 1 << 14;
+    const START: usize = 1 << 13;
 
-    fn new() -> Closed {
+    fn new(wide: bool) -> Closed {
         Closed {
-            slots: vec![Slot::default(); Self::START],
+            words: vec![0; Self::START << usize::from(wide)],
+            wide,
             shift: 64 - Self::START.trailing_zeros(),
             len: 0,
             epoch: 1,
         }
     }
 
-    /// Forgets every entry, and gives back the room a large earlier search took.
-    fn reset(&mut self) {
-        if self.slots.len() > Self::START || self.epoch == u16::MAX {
-            *self = Closed::new();
+    /// Forgets every entry (for positions packed in more than 40 bits if `wide`), and gives
+    /// back the room a large earlier search took.
+    fn reset(&mut self, wide: bool) {
+        if wide != self.wide
+            || self.words.len() > Self::START << usize::from(wide)
+            || self.epoch == u16::MAX
+        {
+            *self = Closed::new(wide);
         } else {
             self.epoch += 1;
             self.len = 0;
         }
     }
 
+    /// Records that `key` was reached at cost `g`: `true` if it is new or `g` is cheaper
+    /// than before (the position must be expanded), `false` for a duplicate.
     #[inline]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
-    /// The slot of `key`, and whether it was there before; a new slot gets `value` and `g`.
-    #[inline]
-    fn entry(&mut self, key: u64, value: u32, g: u16) -> (&mut Slot, bool) {
-        if 2 * (self.len + 1) > self.slots.len() {
+    fn visit(&mut self, key: u64, g: u16) -> bool {
+        if 2 * (self.len + 1) > self.words.len() >> usize::from(self.wide) {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            if self.slots[i].epoch != self.epoch {
-                self.len += 1;
-                let slot = &mut self.slots[i];
-                *slot = Slot { key, value, g, epoch: self.epoch };
-                return (slot, false);
+        let epoch = u64::from(self.epoch);
+        let mask = (self.words.len() >> usize::from(self.wide)) - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        if self.wide {
+            loop {
+                let meta = self.words[2 * i + 1];
+                if meta >> 16 != epoch {
+                    self.words[2 * i] = key;
+                    self.words[2 * i + 1] = epoch << 16 | u64::from(g);
+                    self.len += 1;
+                    return true;
+                }
+                if self.words[2 * i] == key {
+                    if u64::from(g) >= meta & 0xFFFF {
+                        return false;
+                    }
+                    self.words[2 * i + 1] = epoch << 16 | u64::from(g);
+                    return true;
+                }
+                i = (i + 1) & mask;
             }
-            if self.slots[i].key == key {
-                return (&mut self.slots[i], true);
+        } else {
+            // key: bits 0..40, g: 40..48 (costs on these boards are below 256), epoch: 48..64.
+            let g = u64::from(g.min(255));
+            loop {
+                let word = self.words[i];
+                if word >> 48 != epoch {
+                    self.words[i] = epoch << 48 | g << 40 | key;
+                    self.len += 1;
+                    return true;
+                }
+                if word & ((1 << 40) - 1) == key {
+                    if g >= (word >> 40) & 0xFF {
+                        return false;
+                    }
+                    self.words[i] = epoch << 48 | g << 40 | key;
+                    return true;
+                }
+                i = (i + 1) & mask;
             }
-            i = (i + 1) & mask;
         }
     }
 
     #[cold]
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        let epoch = self.epoch;
-        self.slots = vec![Slot::default(); 2 * old.len()];
+        let doubled = vec![0; 2 * self.words.len()];
+        let old = std::mem::replace(&mut self.words, doubled);
+        let epoch = u64::from(self.epoch);
         self.shift -= 1;
         self.len = 0;
-        for s in old.into_iter().filter(|s| s.epoch == epoch) {
-            self.entry(s.key, s.value, s.g);
+        if self.wide {
+            for pair in old.chunks_exact(2) {
+                if pair[1] >> 16 == epoch {
+                    self.visit(pair[0], (pair[1] & 0xFFFF) as u16);
+                }
+            }
+        } else {
+            for &word in &old {
+                if word >> 48 == epoch {
+                    self.visit(word & ((1 << 40) - 1), ((word >> 40) & 0xFF) as u16);
+                }
+            }
         }
     }
 }
@@ -177,7 +242,7 @@ pub(crate) fn astar(
     stats: &mut Stats,
 ) -> Result<Moves, Stop> {
     SCRATCH.with_borrow_mut(|scratch| {
-        scratch.reset();
+        scratch.reset(e.width * e.height > 10);
         search(e, start, budget, stats, scratch)
     })
 }
@@ -185,40 +250,37 @@ pub(crate) fn astar(
 /// A*'s working memory, kept per thread between searches so that a stream of small solves
 /// does not pay for growing the same tables again and again.
 struct Scratch {
+    /// Every record of the search, in the order made: A*'s open entries stay where they
+    /// were written (so the writes are sequential) and are chained into buckets.
     records: Vec<Record>,
     index: Closed,
-    /// `buckets[slot(f, h)]`: the open positions with that `f` and `h`, each with its
-    /// parent and cost.
-    buckets: Vec<Vec<Record>>,
+    /// `heads[slot(f, h)]`: the last record pushed with that `f` and `h` (each links to the
+    /// one pushed before it), or [`NONE`].
+    heads: Vec<u32>,
     /// One past the highest bucket the last search used: only those need emptying.
     used: usize,
 }
 
 impl Scratch {
     /// Empties the tables, and gives back memory a huge earlier search left behind.
-    fn reset(&mut self) {
+    fn reset(&mut self, wide: bool) {
         // Enough for every 3x3 position, so repeated 3x3 searches never regrow the tables.
         const KEEP: usize = 1 << 18;
         self.records.clear();
-        self.index.reset();
+        self.index.reset(wide);
         if self.records.capacity() > KEEP {
             self.records.shrink_to(KEEP);
         }
-        let used = std::mem::take(&mut self.used).min(self.buckets.len());
-        for b in &mut self.buckets[..used] {
-            b.clear();
-            if b.capacity() > KEEP {
-                b.shrink_to(KEEP);
-            }
-        }
+        let used = std::mem::take(&mut self.used).min(self.heads.len());
+        self.heads[..used].fill(NONE);
     }
 }
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch {
         records: Vec::new(),
-        index: Closed::new(),
-        buckets: Vec::new(),
+        index: Closed::new(false),
+        heads: Vec::new(),
         used: 0,
     });
 }
@@ -233,64 +295,62 @@ fn search(
     stats: &mut Stats,
     scratch: &mut Scratch,
 ) -> Result<Moves, Stop> {
-    let Scratch { records, index, buckets, used } = scratch;
+    let Scratch { records, index, heads, used } = scratch;
     let first = slot(0, start.h);
-    if buckets.len() <= first {
-        buckets.resize(first + 1, Vec::new());
+    if heads.len() <= first {
+        heads.resize(first + 1, NONE);
     }
-    buckets[first].push(Record { node: start, parent: u32::MAX, g: 0, via: u8::MAX });
+    records.push(Record::new(start, NONE, NONE, 0, u8::MAX));
+    heads[first] = 0;
     *used = first + 1;
     let mut f = first;
     let mut open = 1u64;
-    'search: loop {
-        while buckets[f].is_empty() {
+    loop {
+        while heads[f] == NONE {
             f += 1;
-            if f >= buckets.len() {
+            if f >= heads.len() {
                 // Nothing left open: cannot happen for a solvable board.
-                break 'search Err(Stop::Nodes);
+                return Err(Stop::Nodes);
             }
         }
-        let Some(rec) = buckets[f].pop() else { continue };
+        let at = heads[f];
+        let rec = records[at as usize];
+        heads[f] = rec.next;
         open -= 1;
         // Duplicates are caught here, when a position is taken off the open list, not when
         // it is made: most children are never taken off (their f is above the answer's),
         // so they never cost a probe. A position's copies come off cheapest first (same h,
         // so lowest f is lowest g); a later, cheaper copy (the heuristic may be
         // inconsistent) reopens it.
-        let at = records.len() as u32;
-        if let (slot, true) = index.entry(rec.node.rows, at, rec.g) {
-            if rec.g >= slot.g {
-                continue;
-            }
-            slot.g = rec.g;
-            slot.value = at;
+        if !index.visit(rec.rows, rec.g) {
+            continue;
         }
-        records.push(rec);
-        if rec.node.rows == e.goal_rows {
-            break Ok(trace(records, at as usize));
+        if rec.rows == e.goal_rows {
+            return Ok(trace(records, at as usize));
         }
-        if let Err(stop) = budget.check(stats.expanded) {
-            break Err(stop);
-        }
+        budget.check(stats.expanded)?;
         stats.expanded += 1;
+        let node = rec.node();
         let g = rec.g + 1;
-        let steps = &e.steps[usize::from(rec.node.blank)];
-        for &k in e.next_moves(&rec.node, rec.via) {
+        let steps = &e.steps[usize::from(node.blank)];
+        for &k in e.next_moves(&node, rec.via) {
             stats.generated += 1;
-            let child = e.child(&rec.node, &steps[usize::from(k)]);
+            let child = e.child(&node, &steps[usize::from(k)]);
             let cf = slot(g, child.h);
-            if cf >= buckets.len() {
-                buckets.resize(cf + 1, Vec::new());
+            if cf >= heads.len() {
+                heads.resize(cf + 1, NONE);
             }
-            buckets[cf].push(Record { node: child, parent: at, g, via: k });
+            let new = records.len() as u32;
+            records.push(Record::new(child, at, heads[cf], g, k));
+            heads[cf] = new;
             *used = (*used).max(cf + 1);
             open += 1;
             // An inconsistent heuristic can put a child below the current f.
             f = f.min(cf);
         }
-        let held = records.len() * RECORD_BYTES + stats.generated as usize * OPEN_BYTES;
-        if held >= budget.max_memory {
-            break Err(Stop::Memory);
+        let bytes = records.len() * OPEN_BYTES + stats.expanded as usize * CLOSED_BYTES;
+        if bytes >= budget.max_memory {
+            return Err(Stop::Memory);
         }
         stats.max_frontier = stats.max_frontier.max(open);
     }
@@ -306,10 +366,10 @@ pub(crate) fn bfs(
 ) -> Result<Moves, Stop> {
     let max_stored = budget.max_memory / RECORD_BYTES;
     SCRATCH.with_borrow_mut(|scratch| {
-        scratch.reset();
+        scratch.reset(e.width * e.height > 10);
         let Scratch { records, index, .. } = scratch;
-        records.push(Record { node: start, parent: u32::MAX, g: 0, via: u8::MAX });
-        index.entry(start.rows, 0, 0);
+        records.push(Record::new(start, NONE, NONE, 0, u8::MAX));
+        index.visit(start.rows, 0);
         if start.rows == e.goal_rows {
             return Ok(Moves::default());
         }
@@ -319,25 +379,19 @@ pub(crate) fn bfs(
             let rec = records[head];
             budget.check(stats.expanded)?;
             stats.expanded += 1;
-            for (k, st) in e.steps[usize::from(rec.node.blank)].iter().enumerate() {
-                if st.to == u8::MAX || k as u8 == rec.via ^ 1 {
-                    continue;
-                }
+            let node = rec.node();
+            let steps = &e.steps[usize::from(node.blank)];
+            for &k in e.next_moves(&node, rec.via) {
                 stats.generated += 1;
-                let child = e.child(&rec.node, st);
+                let child = e.child(&node, &steps[usize::from(k)]);
                 let at = records.len() as u32;
-                if index.entry(child.rows, at, 0).1 {
+                if !index.visit(child.rows, 0) {
                     continue;
                 }
                 if records.len() >= max_stored {
                     return Err(Stop::Memory);
                 }
-                records.push(Record {
-                    node: child,
-                    parent: head as u32,
-                    g: rec.g + 1,
-                    via: k as u8,
-                });
+                records.push(Record::new(child, head as u32, NONE, rec.g + 1, k));
                 if child.rows == e.goal_rows {
                     return Ok(trace(records, at as usize));
                 }
@@ -353,7 +407,7 @@ pub(crate) fn bfs(
 /// The moves from the root to record `at`.
 fn trace(records: &[Record], mut at: usize) -> Moves {
     let mut moves = Vec::with_capacity(usize::from(records[at].g));
-    while records[at].parent != u32::MAX {
+    while records[at].parent != NONE {
         moves.push(Move::ALL[usize::from(records[at].via)]);
         at = records[at].parent as usize;
     }
