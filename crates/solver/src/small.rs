@@ -211,8 +211,8 @@ impl Engine {
         let mut next = [[(0u8, [0u8; 4]); 5]; 16];
         for (b, by_last) in next.iter_mut().enumerate().take(cells) {
             for (last, (count, moves)) in by_last.iter_mut().enumerate() {
-                for k in 0..4 {
-                    if steps[b][k].to != u8::MAX && (last == 4 || k != last ^ 1) {
+                for (k, step) in steps[b].iter().enumerate() {
+                    if step.to != u8::MAX && (last == 4 || k != last ^ 1) {
                         moves[usize::from(*count)] = k as u8;
                         *count += 1;
                     }
