@@ -257,8 +257,6 @@ struct Scratch {
     /// `heads[slot(f, h)]`: the last record pushed with that `f` and `h` (each links to the
     /// one pushed before it), or [`NONE`].
     heads: Vec<u32>,
-    /// One past the highest bucket the last search used: only those need emptying.
-    used: usize,
 }
 
 impl Scratch {
@@ -271,8 +269,8 @@ impl Scratch {
         if self.records.capacity() > KEEP {
             self.records.shrink_to(KEEP);
         }
-        let used = std::mem::take(&mut self.used).min(self.heads.len());
-        self.heads[..used].fill(NONE);
+        // A few thousand entries at most (f and h are below 256 on these boards).
+        self.heads.fill(NONE);
     }
 }
 
@@ -281,7 +279,6 @@ thread_local! {
         records: Vec::new(),
         index: Closed::new(false),
         heads: Vec::new(),
-        used: 0,
     });
 }
 
@@ -295,22 +292,22 @@ fn search(
     stats: &mut Stats,
     scratch: &mut Scratch,
 ) -> Result<Moves, Stop> {
-    let Scratch { records, index, heads, used } = scratch;
+    let Scratch { records, index, heads } = scratch;
     let first = slot(0, start.h);
     if heads.len() <= first {
         heads.resize(first + 1, NONE);
     }
     records.push(Record::new(start, NONE, NONE, 0, u8::MAX));
     heads[first] = 0;
-    *used = first + 1;
     let mut f = first;
-    let mut open = 1u64;
-    loop {
+    // Counted in locals (the compiler keeps them in registers) and stored at the end.
+    let (mut expanded, mut generated, mut open, mut max_open) = (0u64, 0u64, 1u64, 1u64);
+    let result = 'search: loop {
         while heads[f] == NONE {
             f += 1;
             if f >= heads.len() {
                 // Nothing left open: cannot happen for a solvable board.
-                return Err(Stop::Nodes);
+                break 'search Err(Stop::Nodes);
             }
         }
         let at = heads[f];
@@ -326,15 +323,16 @@ fn search(
             continue;
         }
         if rec.rows == e.goal_rows {
-            return Ok(trace(records, at as usize));
+            break Ok(trace(records, at as usize));
         }
-        budget.check(stats.expanded)?;
-        stats.expanded += 1;
+        if let Err(stop) = budget.check(expanded) {
+            break Err(stop);
+        }
+        expanded += 1;
         let node = rec.node();
         let g = rec.g + 1;
         let steps = &e.steps[usize::from(node.blank)];
         for &k in e.next_moves(&node, rec.via) {
-            stats.generated += 1;
             let child = e.child(&node, &steps[usize::from(k)]);
             let cf = slot(g, child.h);
             if cf >= heads.len() {
@@ -343,17 +341,22 @@ fn search(
             let new = records.len() as u32;
             records.push(Record::new(child, at, heads[cf], g, k));
             heads[cf] = new;
-            *used = (*used).max(cf + 1);
-            open += 1;
             // An inconsistent heuristic can put a child below the current f.
             f = f.min(cf);
         }
-        let bytes = records.len() * OPEN_BYTES + stats.expanded as usize * CLOSED_BYTES;
+        let made = records.len() as u64 - 1 - generated;
+        generated += made;
+        open += made;
+        max_open = max_open.max(open);
+        let bytes = records.len() * OPEN_BYTES + expanded as usize * CLOSED_BYTES;
         if bytes >= budget.max_memory {
-            return Err(Stop::Memory);
+            break Err(Stop::Memory);
         }
-        stats.max_frontier = stats.max_frontier.max(open);
-    }
+    };
+    stats.expanded = expanded;
+    stats.generated = generated;
+    stats.max_frontier = max_open;
+    result
 }
 
 /// Breadth-first search from `start` (FIFO over packed positions). Returns the moves, or why
