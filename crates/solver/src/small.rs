@@ -85,6 +85,11 @@ pub(crate) struct Step {
     /// horizontal one changes the distances of its row (`lines[0]`, in the row-major word)
     /// and the conflicts of two columns (`lines[1]`, `lines[2]`, column-major).
     lines: [(u8, u32); 3],
+    /// `delta[t]`: how the moving tile's own term (its distance, or for Hamming whether it
+    /// is misplaced) changes when the tile is `t`. For every heuristic but linear conflict
+    /// this is the whole change of h; for linear conflict, the whole change on a horizontal
+    /// move but for the two columns' conflicts.
+    delta: [i8; 16],
 }
 
 /// Whether the packed engine handles boards of this shape.
@@ -193,6 +198,17 @@ impl Engine {
                 } else {
                     [row_line(b / width), col_line(line_a), col_line(line_b)]
                 };
+                // The tile on `to` moves to `b`.
+                let mut delta = [0i8; 16];
+                for (t, d) in delta.iter_mut().enumerate().take(cells).skip(1) {
+                    let t = t as u16;
+                    let (before, after) = (map.distance(t, to), map.distance(t, b));
+                    *d = match kind {
+                        None => 0,
+                        Some(Heuristic::Hamming) => i8::from(after != 0) - i8::from(before != 0),
+                        Some(_) => after as i8 - before as i8,
+                    };
+                }
                 steps[b][k] = Step {
                     to: to as u8,
                     row_from: (4 * to) as u8,
@@ -201,6 +217,7 @@ impl Engine {
                     col_to: 4 * col_index[b],
                     vertical,
                     lines,
+                    delta,
                 };
             }
         }
@@ -320,18 +337,19 @@ impl Engine {
         };
         let [a, b, c] = st.lines;
         let mut h = i32::from(node.h);
-        if st.vertical {
+        if !self.has_cols {
+            // Hamming, Manhattan, none: the moving tile's own change is all.
+            h += i32::from(st.delta[t as usize]);
+        } else if st.vertical {
             let m = self.row_mask;
             h +=
                 term(rows, m, a) + term(rows, m, b) - term(node.rows, m, a) - term(node.rows, m, b);
         } else {
-            h += term(rows, self.row_mask, a) - term(node.rows, self.row_mask, a);
-            if self.has_cols {
-                let m = self.col_mask;
-                h += term(cols, m, b) + term(cols, m, c)
-                    - term(node.cols, m, b)
-                    - term(node.cols, m, c);
-            }
+            // The row keeps its order (and its conflicts); two columns change.
+            let m = self.col_mask;
+            h += i32::from(st.delta[t as usize]) + term(cols, m, b) + term(cols, m, c)
+                - term(node.cols, m, b)
+                - term(node.cols, m, c);
         }
         Node { rows, cols, blank: st.to, h: h as u8 }
     }
