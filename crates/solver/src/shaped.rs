@@ -177,7 +177,10 @@ fn dfs<const W: usize, const H: usize, const B: usize, const L: usize, const BLI
     }
     s.budget.check(s.expanded)?;
     s.expanded += 1;
-    s.max_depth = s.max_depth.max(u64::from(g) + 1);
+    if u64::from(g) >= s.max_depth {
+        // Rare: a new deepest expansion (no store on the common path).
+        s.max_depth = u64::from(g) + 1;
+    }
     Ok(child::<W, H, B, L, 0, BLIND>(s, rows, cols, h, g)?
         || child::<W, H, B, L, 1, BLIND>(s, rows, cols, h, g)?
         || child::<W, H, B, L, 2, BLIND>(s, rows, cols, h, g)?
