@@ -165,13 +165,21 @@ impl Closed {
     /// than before (the position must be expanded), `false` for a duplicate.
     #[inline]
     fn visit(&mut self, key: u64, g: u16) -> bool {
-        if 2 * (self.len + 1) > self.words.len() >> usize::from(self.wide) {
+        if self.wide { self.visit_as::<true>(key, g) } else { self.visit_as::<false>(key, g) }
+    }
+
+    /// [`Closed::visit`] with the slot layout known at compile time (`WIDE` must equal
+    /// `self.wide`).
+    #[inline]
+    fn visit_as<const WIDE: bool>(&mut self, key: u64, g: u16) -> bool {
+        debug_assert_eq!(WIDE, self.wide);
+        if 2 * (self.len + 1) > self.words.len() >> usize::from(WIDE) {
             self.grow();
         }
         let epoch = u64::from(self.epoch);
-        let mask = (self.words.len() >> usize::from(self.wide)) - 1;
+        let mask = (self.words.len() >> usize::from(WIDE)) - 1;
         let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
-        if self.wide {
+        if WIDE {
             loop {
                 let meta = self.words[2 * i + 1];
                 if meta >> 16 != epoch {
@@ -242,8 +250,13 @@ pub(crate) fn astar(
     stats: &mut Stats,
 ) -> Result<Moves, Stop> {
     SCRATCH.with_borrow_mut(|scratch| {
-        scratch.reset(e.width * e.height > 10);
-        search(e, start, budget, stats, scratch)
+        let wide = e.width * e.height > 10;
+        scratch.reset(wide);
+        if wide {
+            search::<true>(e, start, budget, stats, scratch)
+        } else {
+            search::<false>(e, start, budget, stats, scratch)
+        }
     })
 }
 
@@ -285,7 +298,7 @@ thread_local! {
 /// Kept out of line: inlined into its caller's large body, its loop got worse register
 /// allocation and ran about 10% slower.
 #[inline(never)]
-fn search(
+fn search<const WIDE: bool>(
     e: &Engine,
     start: Node,
     budget: &Budget<'_>,
@@ -319,7 +332,7 @@ fn search(
         // so they never cost a probe. A position's copies come off cheapest first (same h,
         // so lowest f is lowest g); a later, cheaper copy (the heuristic may be
         // inconsistent) reopens it.
-        if !index.visit(rec.rows, rec.g) {
+        if !index.visit_as::<WIDE>(rec.rows, rec.g) {
             continue;
         }
         if rec.rows == e.goal_rows {
