@@ -49,6 +49,10 @@ pub(crate) struct Engine {
     /// column `c` (only when the heuristic has column terms).
     terms: Box<[u8]>,
     col_base: usize,
+    /// Linear conflict only: the conflict term (twice the tiles to remove) of every line
+    /// and contents, rows from 0 (`r << (4 * width)`), columns from `height << (4 *
+    /// width)` (`c << (4 * height)` past that), then a block of zeros (see [`Step::line`]).
+    conflicts: Box<[u8]>,
     /// Whether the heuristic has column terms (linear conflict does).
     has_cols: bool,
     /// Whether there is no heuristic (every term is 0).
@@ -80,16 +84,17 @@ pub(crate) struct Step {
     col_to: u8,
     /// Whether the tile moves vertically (changes row) or horizontally (changes column).
     pub(crate) vertical: bool,
-    /// The lines whose terms change, as (bit offset in their word, offset of their part of
-    /// `Engine::terms`): a vertical move changes two rows (`lines[0]`, `lines[1]`); a
-    /// horizontal one changes the distances of its row (`lines[0]`, in the row-major word)
-    /// and the conflicts of two columns (`lines[1]`, `lines[2]`, column-major).
-    lines: [(u8, u32); 3],
     /// `delta[t]`: how the moving tile's own term (its distance, or for Hamming whether it
-    /// is misplaced) changes when the tile is `t`. For every heuristic but linear conflict
-    /// this is the whole change of h; for linear conflict, the whole change on a horizontal
-    /// move but for the two columns' conflicts.
+    /// is misplaced) changes when the tile is `t`: for every heuristic but linear conflict,
+    /// the whole change of h.
     delta: [i8; 16],
+    /// Linear conflict: `line[t]` is the one line whose conflicts can change when tile `t`
+    /// moves, as `shift << 24 | offset` into `Engine::conflicts` (the row-major word for a
+    /// vertical move, the column-major word for a horizontal one). A vertical move takes
+    /// the tile from one row to another, and only the row it belongs to (if it is one of
+    /// the two) has conflicts involving it; likewise columns. When neither line is the
+    /// tile's own, the entry points at a block of zeros.
+    line: [u32; 16],
 }
 
 /// Whether the packed engine handles boards of this shape.
@@ -119,6 +124,7 @@ impl Engine {
         let mut small_buf = [0u16; 64];
         let mut big_buf = Vec::new();
         let mut row_terms = vec![0u8; height << (4 * width)];
+        let mut row_conflicts = vec![0u8; height << (4 * width)];
         for r in 0..height {
             for contents in 0..1usize << (4 * width) {
                 let tile = |x: usize| ((contents >> (4 * x)) & 0xF) as u16;
@@ -140,7 +146,9 @@ impl Engine {
                             .map(tile)
                             .filter(|&t| t != 0 && map.goal_of(t).1 == r)
                             .map(|t| map.goal_of(t).0 as u16);
-                        dist + 2 * removals(in_row, &mut small_buf, &mut big_buf)
+                        let conflicts = 2 * removals(in_row, &mut small_buf, &mut big_buf);
+                        row_conflicts[(r << (4 * width)) | contents] = conflicts as u8;
+                        dist + conflicts
                     }
                 };
                 row_terms[(r << (4 * width)) | contents] = term as u8;
@@ -189,15 +197,21 @@ impl Engine {
                 let vertical = b % width == to % width;
                 let (line_a, line_b) =
                     if vertical { (b / width, to / width) } else { (b % width, to % width) };
-                let row_line = |r: usize| ((4 * width * r) as u8, (r << (4 * width)) as u32);
-                let col_line = |c: usize| {
-                    ((4 * height * c) as u8, (row_terms.len() + (c << (4 * height))) as u32)
-                };
-                let lines = if vertical {
-                    [row_line(line_a), row_line(line_b), (0, 0)]
-                } else {
-                    [row_line(b / width), col_line(line_a), col_line(line_b)]
-                };
+                let zeros = (row_conflicts.len() + col_terms.len()) as u32;
+                let mut line = [zeros; 16];
+                for (t, l) in line.iter_mut().enumerate().take(cells).skip(1) {
+                    let (goal_x, goal_y) = map.goal_of(t as u16);
+                    let own = if vertical { goal_y } else { goal_x };
+                    if own == line_a || own == line_b {
+                        *l = if vertical {
+                            ((4 * width * own) << 24 | own << (4 * width)) as u32
+                        } else {
+                            ((4 * height * own) << 24
+                                | (row_conflicts.len() + (own << (4 * height))))
+                                as u32
+                        };
+                    }
+                }
                 // The tile on `to` moves to `b`.
                 let mut delta = [0i8; 16];
                 for (t, d) in delta.iter_mut().enumerate().take(cells).skip(1) {
@@ -216,13 +230,19 @@ impl Engine {
                     col_from: 4 * col_index[to],
                     col_to: 4 * col_index[b],
                     vertical,
-                    lines,
                     delta,
+                    line,
                 };
             }
         }
         let has_cols = !col_terms.is_empty();
         let col_base = row_terms.len();
+        let mut conflicts = Vec::new();
+        if has_cols {
+            conflicts = row_conflicts;
+            conflicts.extend_from_slice(&col_terms);
+            conflicts.resize(conflicts.len() + (1 << (4 * width.max(height))), 0);
+        }
         let mut terms = row_terms;
         terms.extend_from_slice(&col_terms);
         let mut next = [[(0u8, [0u8; 4]); 5]; 16];
@@ -244,6 +264,7 @@ impl Engine {
             goal_rows: 0,
             terms: terms.into_boxed_slice(),
             col_base,
+            conflicts: conflicts.into_boxed_slice(),
             has_cols,
             blind: kind.is_none(),
             row_mask: (1u64 << (4 * width)) - 1,
@@ -332,24 +353,18 @@ impl Engine {
         let t = (node.rows >> st.row_from) & 0xF;
         let rows = node.rows ^ (t << st.row_from) ^ (t << st.row_to);
         let cols = node.cols ^ (t << st.col_from) ^ (t << st.col_to);
-        let term = |word: u64, mask: u64, (shift, base): (u8, u32)| {
-            i32::from(self.terms[base as usize + ((word >> shift) & mask) as usize])
-        };
-        let [a, b, c] = st.lines;
-        let mut h = i32::from(node.h);
-        if !self.has_cols {
-            // Hamming, Manhattan, none: the moving tile's own change is all.
-            h += i32::from(st.delta[t as usize]);
-        } else if st.vertical {
-            let m = self.row_mask;
-            h +=
-                term(rows, m, a) + term(rows, m, b) - term(node.rows, m, a) - term(node.rows, m, b);
-        } else {
-            // The row keeps its order (and its conflicts); two columns change.
-            let m = self.col_mask;
-            h += i32::from(st.delta[t as usize]) + term(cols, m, b) + term(cols, m, c)
-                - term(node.cols, m, b)
-                - term(node.cols, m, c);
+        let mut h = i32::from(node.h) + i32::from(st.delta[t as usize]);
+        if self.has_cols {
+            // Linear conflict: the one line whose conflicts can change.
+            let line = st.line[t as usize];
+            let (shift, base) = (line >> 24, (line & 0xFF_FFFF) as usize);
+            let (old, new, mask) = if st.vertical {
+                (node.rows, rows, self.row_mask)
+            } else {
+                (node.cols, cols, self.col_mask)
+            };
+            h += i32::from(self.conflicts[base + ((new >> shift) & mask) as usize])
+                - i32::from(self.conflicts[base + ((old >> shift) & mask) as usize]);
         }
         Node { rows, cols, blank: st.to, h: h as u8 }
     }
