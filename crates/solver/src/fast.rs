@@ -30,6 +30,12 @@ pub(crate) struct Budget<'a> {
 }
 
 impl Budget<'_> {
+    /// The next expansion count at which [`Budget::check`] can fail or must look at the
+    /// clock: a search may skip the checks until then.
+    pub(crate) fn next_check(&self, expanded: u64) -> u64 {
+        self.max_nodes.min((expanded | 1023) + 1)
+    }
+
     #[inline]
     pub(crate) fn check(&self, expanded: u64) -> Result<(), Stop> {
         if expanded >= self.max_nodes {

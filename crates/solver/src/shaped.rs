@@ -17,13 +17,13 @@ use npuzzle_core::{Move, Moves};
 use npuzzle_search::Stop;
 
 use crate::fast::Budget;
-use crate::small::{Engine, Node};
+use crate::small::{Engine, Node, TERMS_LEN};
 use crate::solution::Stats;
 
 /// The search's state, shared by every `dfs` instance.
 struct Ida<'a, 'b> {
     /// The engine's line terms: rows first, then columns (see [`Engine::terms`]).
-    terms: &'a [u8],
+    terms: &'a [u8; TERMS_LEN],
     has_cols: bool,
     goal_rows: u64,
     budget: &'a Budget<'b>,
@@ -34,6 +34,8 @@ struct Ida<'a, 'b> {
     /// The depth at which the goal was found.
     found: u32,
     expanded: u64,
+    /// Until `expanded` reaches this, the limits cannot have been reached.
+    check_at: u64,
     generated: u64,
     max_depth: u64,
 }
@@ -90,7 +92,7 @@ macro_rules! by_shape {
 /// at compile time, as is every shift and table offset of the update.
 #[inline(always)]
 fn make<const W: usize, const H: usize, const B: usize, const K: usize>(
-    terms: &[u8],
+    terms: &[u8; TERMS_LEN],
     has_cols: bool,
     blind: bool,
     rows: u64,
@@ -119,13 +121,13 @@ fn make<const W: usize, const H: usize, const B: usize, const K: usize>(
     }
     let row_mask = (1u64 << (4 * W)) - 1;
     let col_mask = (1u64 << (4 * H)) - 1;
-    // Slices of constant length, so the lookups below need no bounds checks of their own.
-    let (row_terms, col_terms) = terms.split_at(H << (4 * W));
+    // A fixed-size array and indices bounded at compile time: no bounds checks.
     let row = |word: u64, r: usize| {
-        i32::from(row_terms[(r << (4 * W)) | ((word >> (4 * W * r)) & row_mask) as usize])
+        i32::from(terms[(r << (4 * W)) | ((word >> (4 * W * r)) & row_mask) as usize])
     };
-    let col = |col_terms: &[u8], word: u64, c: usize| {
-        i32::from(col_terms[(c << (4 * H)) | ((word >> (4 * H * c)) & col_mask) as usize])
+    let col = |word: u64, c: usize| {
+        let at = (H << (4 * W)) + ((c << (4 * H)) | ((word >> (4 * H * c)) & col_mask) as usize);
+        i32::from(terms[at])
     };
     let mut new_h = h as i32;
     if K < 2 {
@@ -137,8 +139,7 @@ fn make<const W: usize, const H: usize, const B: usize, const K: usize>(
         new_h += row(new_rows, y) - row(rows, y);
         if has_cols {
             let (a, b) = (x, to % W);
-            let t = &col_terms[..W << (4 * H)];
-            new_h += col(t, new_cols, a) + col(t, new_cols, b) - col(t, cols, a) - col(t, cols, b);
+            new_h += col(new_cols, a) + col(new_cols, b) - col(cols, a) - col(cols, b);
         }
     }
     Some((new_rows, new_cols, new_h as u32))
@@ -175,7 +176,10 @@ fn dfs<const W: usize, const H: usize, const B: usize, const L: usize, const BLI
         s.next = s.next.min(g + 1);
         return Ok(false);
     }
-    s.budget.check(s.expanded)?;
+    if s.expanded >= s.check_at {
+        s.budget.check(s.expanded)?;
+        s.check_at = s.budget.next_check(s.expanded);
+    }
     s.expanded += 1;
     if u64::from(g) >= s.max_depth {
         // Rare: a new deepest expansion (no store on the common path).
@@ -284,6 +288,7 @@ pub(crate) fn idastar(
         path: Vec::new(),
         found: 0,
         expanded: 0,
+        check_at: 0,
         generated: 0,
         max_depth: 0,
     };

@@ -47,7 +47,7 @@ pub(crate) struct Engine {
     /// Every line's term for every contents: `terms[(r << (4 * width)) | contents]` for row
     /// `r`, then from `col_base`, `terms[col_base + ((c << (4 * height)) | contents)]` for
     /// column `c` (only when the heuristic has column terms).
-    terms: Box<[u8]>,
+    terms: Box<[u8; TERMS_LEN]>,
     col_base: usize,
     /// Linear conflict only: the conflict term (twice the tiles to remove) of every line
     /// and contents, rows from 0 (`r << (4 * width)`), columns from `height << (4 *
@@ -96,6 +96,11 @@ pub(crate) struct Step {
     /// tile's own, the entry points at a block of zeros.
     line: [u32; 16],
 }
+
+/// The length of [`Engine::terms`]: room for the row and column tables of every shape up to
+/// 4x4 (at most 4 rows and 4 columns of 16^4 contents), so that code compiled for one shape
+/// indexes a fixed-size array with indices the compiler can bound, and needs no checks.
+pub(crate) const TERMS_LEN: usize = 8 << 16;
 
 /// Whether the packed engine handles boards of this shape.
 pub(crate) fn fits(width: usize, height: usize) -> bool {
@@ -243,8 +248,13 @@ impl Engine {
             conflicts.extend_from_slice(&col_terms);
             conflicts.resize(conflicts.len() + (1 << (4 * width.max(height))), 0);
         }
-        let mut terms = row_terms;
-        terms.extend_from_slice(&col_terms);
+        // Zeroed memory of a fixed length: the pages past the tables are never touched.
+        let mut terms = vec![0u8; TERMS_LEN];
+        terms[..row_terms.len()].copy_from_slice(&row_terms);
+        terms[col_base..col_base + col_terms.len()].copy_from_slice(&col_terms);
+        let Ok(terms) = <Box<[u8; TERMS_LEN]>>::try_from(terms.into_boxed_slice()) else {
+            unreachable!("allocated with TERMS_LEN just above")
+        };
         let mut next = [[(0u8, [0u8; 4]); 5]; 16];
         for (b, by_last) in next.iter_mut().enumerate().take(cells) {
             for (last, (count, moves)) in by_last.iter_mut().enumerate() {
@@ -262,7 +272,7 @@ impl Engine {
             width,
             height,
             goal_rows: 0,
-            terms: terms.into_boxed_slice(),
+            terms,
             col_base,
             conflicts: conflicts.into_boxed_slice(),
             has_cols,
@@ -313,7 +323,7 @@ impl Engine {
     /// Every line's term for every contents, rows first (row `r` at `r << (4 * width)`),
     /// then columns from `height << (4 * width)` (column `c` at `c << (4 * height)` past
     /// that); and whether the column part exists.
-    pub(crate) fn terms(&self) -> (&[u8], bool) {
+    pub(crate) fn terms(&self) -> (&[u8; TERMS_LEN], bool) {
         (&self.terms, self.has_cols)
     }
 
