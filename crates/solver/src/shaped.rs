@@ -29,8 +29,9 @@ struct Ida<'a, 'b> {
     budget: &'a Budget<'b>,
     bound: u32,
     next: u32,
-    /// `path[g]`: the move made at depth `g` of the current branch.
-    path: Vec<u8>,
+    /// `path[g]`: the move made at depth `g` of the current branch (no board of at most
+    /// 16 cells is more than 80 moves from its goal, and no bound passes the distance).
+    path: [u8; 256],
     /// The depth at which the goal was found.
     found: u32,
     expanded: u64,
@@ -224,8 +225,7 @@ fn child<
         s.next = s.next.min(f);
         return Ok(false);
     }
-    // g < f <= bound, and the path holds bound + 1 entries.
-    s.path[g as usize] = K as u8;
+    s.path[usize::from(g as u8)] = K as u8;
     if BLIND && f == s.bound {
         // A leaf of iterative deepening: test it here rather than in a call.
         if new_rows == s.goal_rows {
@@ -285,7 +285,7 @@ pub(crate) fn idastar(
         budget,
         bound: u32::from(start.h),
         next: u32::MAX,
-        path: Vec::new(),
+        path: [0; 256],
         found: 0,
         expanded: 0,
         check_at: 0,
@@ -294,7 +294,10 @@ pub(crate) fn idastar(
     };
     let result = loop {
         s.next = u32::MAX;
-        s.path.resize(s.bound as usize + 1, 0);
+        if s.bound > 255 {
+            // Cannot happen: the bound never passes the distance, at most 80 here.
+            break Err(Stop::Nodes);
+        }
         match iteration(&mut s, &start) {
             Ok(true) => {
                 let moves = &s.path[..s.found as usize];
