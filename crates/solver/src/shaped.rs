@@ -34,6 +34,8 @@ struct Ida<'a, 'b> {
     path: [u8; 256],
     /// The depth at which the goal was found.
     found: u32,
+    /// Why the search stopped early, if it did.
+    stopped: Option<Stop>,
     expanded: u64,
     /// Until `expanded` reaches this, the limits cannot have been reached.
     check_at: u64,
@@ -159,26 +161,31 @@ const fn target<const W: usize, const B: usize, const K: usize>() -> usize {
 
 /// Depth-first search below the position `(rows, cols)` with heuristic `h` at depth `g`,
 /// the blank on cell `B` of a `W`x`H` board, reached by move `L` (4 at the root: none).
-/// `Ok(true)` when the goal is found.
+/// `true` when the search must end: the goal is found (`found` says at what depth) or a
+/// limit was reached (`stopped` says which).
 fn dfs<const W: usize, const H: usize, const B: usize, const L: usize, const BLIND: bool>(
     s: &mut Ida<'_, '_>,
     rows: u64,
     cols: u64,
     h: u32,
     g: u32,
-) -> Result<bool, Stop> {
+) -> bool {
     if rows == s.goal_rows {
         s.found = g;
-        return Ok(true);
+        return true;
     }
     // Without a heuristic (iterative deepening), a node at the depth limit is only tested,
     // as in a textbook depth-limited search: all its children would be past the limit.
     if BLIND && g == s.bound {
         s.next = s.next.min(g + 1);
-        return Ok(false);
+        return false;
     }
     if s.expanded >= s.check_at {
-        s.budget.check(s.expanded)?;
+        if let Err(stop) = s.budget.check(s.expanded) {
+            // Unwind as if found; the caller sees `stopped`.
+            s.stopped = Some(stop);
+            return true;
+        }
         s.check_at = s.budget.next_check(s.expanded);
     }
     s.expanded += 1;
@@ -186,10 +193,10 @@ fn dfs<const W: usize, const H: usize, const B: usize, const L: usize, const BLI
         // Rare: a new deepest expansion (no store on the common path).
         s.max_depth = u64::from(g) + 1;
     }
-    Ok(child::<W, H, B, L, 0, BLIND>(s, rows, cols, h, g)?
-        || child::<W, H, B, L, 1, BLIND>(s, rows, cols, h, g)?
-        || child::<W, H, B, L, 2, BLIND>(s, rows, cols, h, g)?
-        || child::<W, H, B, L, 3, BLIND>(s, rows, cols, h, g)?)
+    child::<W, H, B, L, 0, BLIND>(s, rows, cols, h, g)
+        || child::<W, H, B, L, 1, BLIND>(s, rows, cols, h, g)
+        || child::<W, H, B, L, 2, BLIND>(s, rows, cols, h, g)
+        || child::<W, H, B, L, 3, BLIND>(s, rows, cols, h, g)
 }
 
 /// Move `K` (an index into [`Move::ALL`]) from cell `B`: skipped at compile time when it is
@@ -208,61 +215,58 @@ fn child<
     cols: u64,
     h: u32,
     g: u32,
-) -> Result<bool, Stop> {
+) -> bool {
     // Move k ^ 1 is the inverse of move k.
     if K == L ^ 1 {
-        return Ok(false);
+        return false;
     }
     let Some((new_rows, new_cols, new_h)) =
         make::<W, H, B, K>(s.terms, s.has_cols, BLIND, rows, cols, h)
     else {
-        return Ok(false);
+        return false;
     };
     let to = target::<W, B, K>();
     s.generated += 1;
     let f = g + 1 + new_h;
     if f > s.bound {
         s.next = s.next.min(f);
-        return Ok(false);
+        return false;
     }
     s.path[usize::from(g as u8)] = K as u8;
     if BLIND && f == s.bound {
         // A leaf of iterative deepening: test it here rather than in a call.
         if new_rows == s.goal_rows {
             s.found = f;
-            return Ok(true);
+            return true;
         }
         s.next = s.next.min(f + 1);
-        return Ok(false);
+        return false;
     }
     match K {
         0 => {
-            by_cell!(to, dfs::<W, H, 0, BLIND>(s, new_rows, new_cols, new_h, g + 1), else Ok(false))
+            by_cell!(to, dfs::<W, H, 0, BLIND>(s, new_rows, new_cols, new_h, g + 1), else false)
         }
         1 => {
-            by_cell!(to, dfs::<W, H, 1, BLIND>(s, new_rows, new_cols, new_h, g + 1), else Ok(false))
+            by_cell!(to, dfs::<W, H, 1, BLIND>(s, new_rows, new_cols, new_h, g + 1), else false)
         }
         2 => {
-            by_cell!(to, dfs::<W, H, 2, BLIND>(s, new_rows, new_cols, new_h, g + 1), else Ok(false))
+            by_cell!(to, dfs::<W, H, 2, BLIND>(s, new_rows, new_cols, new_h, g + 1), else false)
         }
         _ => {
-            by_cell!(to, dfs::<W, H, 3, BLIND>(s, new_rows, new_cols, new_h, g + 1), else Ok(false))
+            by_cell!(to, dfs::<W, H, 3, BLIND>(s, new_rows, new_cols, new_h, g + 1), else false)
         }
     }
 }
 
 /// One IDA* iteration from the root, for the shape `W`x`H`.
-fn root<const W: usize, const H: usize>(s: &mut Ida<'_, '_>, start: &Node) -> Result<bool, Stop> {
+fn root<const W: usize, const H: usize>(s: &mut Ida<'_, '_>, start: &Node) -> bool {
     let h = u32::from(start.h);
-    by_cell!(usize::from(start.blank), dfs::<W, H, 4, false>(s, start.rows, start.cols, h, 0), else Ok(false))
+    by_cell!(usize::from(start.blank), dfs::<W, H, 4, false>(s, start.rows, start.cols, h, 0), else false)
 }
 
 /// One iteration of iterative deepening (no heuristic) from the root.
-fn root_blind<const W: usize, const H: usize>(
-    s: &mut Ida<'_, '_>,
-    start: &Node,
-) -> Result<bool, Stop> {
-    by_cell!(usize::from(start.blank), dfs::<W, H, 4, true>(s, start.rows, start.cols, 0, 0), else Ok(false))
+fn root_blind<const W: usize, const H: usize>(s: &mut Ida<'_, '_>, start: &Node) -> bool {
+    by_cell!(usize::from(start.blank), dfs::<W, H, 4, true>(s, start.rows, start.cols, 0, 0), else false)
 }
 
 /// IDA* from `start` with the engine's heuristic. Returns the moves, or why it stopped.
@@ -272,7 +276,7 @@ pub(crate) fn idastar(
     budget: &Budget<'_>,
     stats: &mut Stats,
 ) -> Result<Moves, Stop> {
-    let iteration: fn(&mut Ida<'_, '_>, &Node) -> Result<bool, Stop> = if e.blind {
+    let iteration: fn(&mut Ida<'_, '_>, &Node) -> bool = if e.blind {
         by_shape!(e.width, e.height, root_blind)
     } else {
         by_shape!(e.width, e.height, root)
@@ -287,6 +291,7 @@ pub(crate) fn idastar(
         next: u32::MAX,
         path: [0; 256],
         found: 0,
+        stopped: None,
         expanded: 0,
         check_at: 0,
         generated: 0,
@@ -298,15 +303,18 @@ pub(crate) fn idastar(
             // Cannot happen: the bound never passes the distance, at most 80 here.
             break Err(Stop::Nodes);
         }
-        match iteration(&mut s, &start) {
-            Ok(true) => {
+        let ended = iteration(&mut s, &start);
+        if let Some(stop) = s.stopped {
+            break Err(stop);
+        }
+        match ended {
+            true => {
                 let moves = &s.path[..s.found as usize];
                 break Ok(Moves(moves.iter().map(|&k| Move::ALL[usize::from(k)]).collect()));
             }
             // A solvable position always has a deeper bound to try.
-            Ok(false) if s.next != u32::MAX => s.bound = s.next,
-            Ok(false) => break Err(Stop::Nodes),
-            Err(stop) => break Err(stop),
+            false if s.next != u32::MAX => s.bound = s.next,
+            false => break Err(Stop::Nodes),
         }
     };
     stats.expanded = s.expanded;
