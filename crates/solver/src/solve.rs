@@ -42,12 +42,7 @@ const AUTO_TRY_CELLS: usize = 16;
 /// 1, or the table engine on a board of more than 9 cells.
 pub fn solve(board: &Board, goal: &Board, options: &Options) -> Result<Solution, SolveError> {
     let clock = Instant::now();
-    if board.size() != goal.size() {
-        return Err(SolveError::GoalSize { goal: goal.size(), board: board.size() });
-    }
-    if !(options.weight.is_finite() && options.weight >= 1.0) {
-        return Err(SolveError::Weight(options.weight));
-    }
+    check_request(board, goal, options)?;
     let cells = board.tiles().len();
     let algorithm = options.algorithm;
     if algorithm == Algorithm::Table && cells > table::MAX_CELLS {
@@ -61,16 +56,7 @@ pub fn solve(board: &Board, goal: &Board, options: &Options) -> Result<Solution,
     }
     let parity = Parity::of(board, goal);
     if !parity.solvable() {
-        let (algorithm, heuristic) = resolve(options, cells);
-        return Ok(Solution {
-            status: Status::Unsolvable,
-            moves: Moves::default(),
-            optimal: false,
-            algorithm,
-            heuristic,
-            stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
-            message: Some(parity.to_string()),
-        });
+        return Ok(unsolvable(&parity, options, cells, clock));
     }
     if algorithm == Algorithm::Reduction {
         return Ok(solve_by_reduction(board, goal, options, clock, String::new()));
@@ -150,25 +136,11 @@ where
         }
         other => other,
     };
-    if board.size() != goal.size() {
-        return Err(SolveError::GoalSize { goal: goal.size(), board: board.size() });
-    }
-    if !(options.weight.is_finite() && options.weight >= 1.0) {
-        return Err(SolveError::Weight(options.weight));
-    }
+    check_request(board, goal, options)?;
     let watched = Options { algorithm, ..options.clone() };
     let parity = Parity::of(board, goal);
     if !parity.solvable() {
-        let (algorithm, heuristic) = resolve(&watched, cells);
-        return Ok(Solution {
-            status: Status::Unsolvable,
-            moves: Moves::default(),
-            optimal: false,
-            algorithm,
-            heuristic,
-            stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
-            message: Some(parity.to_string()),
-        });
+        return Ok(unsolvable(&parity, &watched, cells, clock));
     }
     let heuristic = resolve(&watched, cells).1;
     let limits = &options.limits;
@@ -255,6 +227,31 @@ impl<O: Observer<Board, u32>> Observer<general::Node, usize> for AsBoards<'_, O>
 
     fn bound(&mut self, bound: usize) -> Flow {
         Observer::<general::Node, u32>::bound(self, u32::try_from(bound).unwrap_or(u32::MAX))
+    }
+}
+
+/// The checks every request passes first: the goal's size and the weight.
+fn check_request(board: &Board, goal: &Board, options: &Options) -> Result<(), SolveError> {
+    if board.size() != goal.size() {
+        return Err(SolveError::GoalSize { goal: goal.size(), board: board.size() });
+    }
+    if !(options.weight.is_finite() && options.weight >= 1.0) {
+        return Err(SolveError::Weight(options.weight));
+    }
+    Ok(())
+}
+
+/// The answer for a board that cannot reach the goal, naming the parity that forbids it.
+fn unsolvable(parity: &Parity, options: &Options, cells: usize, clock: Instant) -> Solution {
+    let (algorithm, heuristic) = resolve(options, cells);
+    Solution {
+        status: Status::Unsolvable,
+        moves: Moves::default(),
+        optimal: false,
+        algorithm,
+        heuristic,
+        stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
+        message: Some(parity.to_string()),
     }
 }
 
