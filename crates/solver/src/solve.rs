@@ -148,35 +148,14 @@ where
     let search_limits = search::Limits {
         max_nodes: limits.max_nodes,
         max_memory: limits.max_memory,
-        node_bytes: engine.node_bytes(),
+        node_bytes: 0,
         deadline: limits.timeout.map(|t| clock + t),
         cancel: limits.cancel.clone(),
         max_depth: None,
     };
-    let start = engine.node(board);
-    let e = &engine;
-    let succ = |n: &general::Node| e.successors(n);
-    let succ_c = |n: &general::Node| e.successors(n).map(|m| (m, 1u32));
-    let h_of = |n: &general::Node| n.h;
-    let goal_test = |n: &general::Node| e.is_goal(n);
-    let boards = AsBoards { engine: e, observer };
-    let report = dispatch(
-        algorithm,
-        &start,
-        succ,
-        succ_c,
-        h_of,
-        goal_test,
-        options.weight,
-        &search_limits,
-        boards,
-    );
-    let (moves, stats, stop) = finish(report, |path| engine.moves(path));
-    let result = match (moves, stop) {
-        (Some(moves), None) => Ok(moves),
-        (_, Some(ended)) => Err(ended),
-        (None, None) => Err(Ended::Exhausted),
-    };
+    let boards = AsBoards { engine: &engine, observer };
+    let (result, stats) =
+        on_general(&engine, board, algorithm, options.weight, search_limits, boards);
     Ok(finish_run(result, stats, algorithm, heuristic, limits, limits.timeout, clock))
 }
 
@@ -419,7 +398,7 @@ fn run(
         (Some(t), Some(b)) => Some(t.min(b)),
         (t, b) => t.or(b),
     };
-    let mut search_limits = search::Limits {
+    let search_limits = search::Limits {
         max_nodes: limits.max_nodes,
         max_memory: limits.max_memory,
         node_bytes: 0,
@@ -428,7 +407,7 @@ fn run(
         max_depth: None,
     };
     let (w, h) = (board.width(), board.height());
-    let (moves, stats, stop) = if small::fits(w, h) {
+    let (result, stats) = if small::fits(w, h) {
         let engine = small::Engine::get(goal, heuristic);
         let start = engine.pack(board);
         // The packed engines: A* with a bucket queue, which with h = 0 is Dijkstra's
@@ -470,23 +449,41 @@ fn run(
         finish(report, |path| engine.moves(path))
     } else {
         let engine = general::Engine::new(goal, heuristic);
-        search_limits.node_bytes = engine.node_bytes();
-        let start = engine.node(board);
-        let e = &engine;
-        let succ = |n: &general::Node| e.successors(n);
-        let succ_c = |n: &general::Node| e.successors(n).map(|m| (m, 1u32));
-        let h_of = |n: &general::Node| n.h;
-        let goal_test = |n: &general::Node| e.is_goal(n);
-        let report =
-            dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &search_limits, ());
-        finish(report, |path| engine.moves(path))
-    };
-    let result = match (moves, stop) {
-        (Some(moves), None) => Ok(moves),
-        (_, Some(ended)) => Err(ended),
-        (None, None) => Err(Ended::Exhausted),
+        on_general(&engine, board, algorithm, weight, search_limits, ())
     };
     finish_run(result, stats, algorithm, heuristic, limits, timeout, clock)
+}
+
+/// Runs a generic search of `npuzzle-search` on the general engine, shown to `observer`.
+fn on_general<O>(
+    engine: &general::Engine,
+    board: &Board,
+    algorithm: Algorithm,
+    weight: f64,
+    mut search_limits: search::Limits,
+    observer: O,
+) -> (Result<Moves, Ended>, Stats)
+where
+    O: Observer<general::Node, u32> + Observer<general::Node, usize>,
+{
+    search_limits.node_bytes = engine.node_bytes();
+    let start = engine.node(board);
+    let succ = |n: &general::Node| engine.successors(n);
+    let succ_c = |n: &general::Node| engine.successors(n).map(|m| (m, 1u32));
+    let h_of = |n: &general::Node| n.h;
+    let goal_test = |n: &general::Node| engine.is_goal(n);
+    let report = dispatch(
+        algorithm,
+        &start,
+        succ,
+        succ_c,
+        h_of,
+        goal_test,
+        weight,
+        &search_limits,
+        observer,
+    );
+    finish(report, |path| engine.moves(path))
 }
 
 fn finish_run(
@@ -562,7 +559,7 @@ where
 fn finish<N>(
     report: Report<N, u32>,
     moves: impl Fn(&[N]) -> Moves,
-) -> (Option<Moves>, Stats, Option<Ended>) {
+) -> (Result<Moves, Ended>, Stats) {
     let s = report.stats;
     let stats = Stats {
         expanded: s.expanded,
@@ -570,11 +567,12 @@ fn finish<N>(
         max_frontier: s.max_frontier,
         seconds: s.seconds,
     };
-    match report.outcome {
-        Outcome::Found { path, .. } => (Some(moves(&path)), stats, None),
-        Outcome::NotFound => (None, stats, Some(Ended::Exhausted)),
-        Outcome::Stopped(stop) => (None, stats, Some(Ended::Stopped(stop))),
-    }
+    let result = match report.outcome {
+        Outcome::Found { path, .. } => Ok(moves(&path)),
+        Outcome::NotFound => Err(Ended::Exhausted),
+        Outcome::Stopped(stop) => Err(Ended::Stopped(stop)),
+    };
+    (result, stats)
 }
 
 fn limit_message(
