@@ -5,7 +5,7 @@ use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use npuzzle_core::{Board, Goal, parse_board, parse_input};
+use npuzzle_core::{Board, Goal, Instances, parse_board};
 
 use crate::args::SolveArgs;
 
@@ -72,36 +72,39 @@ pub struct Job {
     pub expected: Option<u32>,
 }
 
-/// Every board the command line names, in order: the BOARD arguments, then the --input file
-/// (or stdin when there is neither).
+/// Every board the command line names, in order: the BOARD arguments (a board, or the name
+/// of a file holding boards, or `-` for stdin), then the --input file (or stdin when there
+/// is neither).
 ///
 /// # Errors
-/// When the input file cannot be read or parsed, or there is no input at all. A wrong BOARD
-/// argument is not an error here but an invalid job, so that the other boards are solved.
+/// When an input file cannot be read or parsed (a bad line rejects its whole file), or there
+/// is no input at all. A wrong BOARD argument is not an error here but an invalid job, so
+/// that the other boards are solved.
 pub fn jobs(args: &SolveArgs) -> anyhow::Result<Vec<Job>> {
-    let mut jobs: Vec<Job> = args
-        .boards
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            let input = match parse_board(text) {
-                Ok(board) => task(board, &args.goal),
-                Err(err) => {
-                    let mut reason = err.to_string();
-                    if Path::new(text.trim()).is_file() {
-                        reason.push_str(" (to read boards from a file, use --input FILE)");
-                    }
-                    Err(Invalid {
-                        text: shorten(text),
-                        goal: explicit_goal(&args.goal),
-                        size: None,
-                        reason,
-                    })
-                }
-            };
-            Job { origin: Origin::Arg(i + 1), input, expected: None }
-        })
-        .collect();
+    let mut jobs = Vec::new();
+    let mut stdin_read = false;
+    for (i, text) in args.boards.iter().enumerate() {
+        let err = match parse_board(text) {
+            Ok(board) => {
+                let input = task(board, &args.goal);
+                jobs.push(Job { origin: Origin::Arg(i + 1), input, expected: None });
+                continue;
+            }
+            Err(err) => err,
+        };
+        let path = Path::new(text.as_str());
+        if text == "-" || path.is_file() {
+            read_boards(path, &args.goal, &mut stdin_read, &mut jobs)?;
+            continue;
+        }
+        let mut reason = err.to_string();
+        if !text.contains(char::is_whitespace) && text.contains(char::is_alphabetic) {
+            reason.push_str(&format!(" (and there is no file named {text})"));
+        }
+        let invalid =
+            Invalid { text: shorten(text), goal: explicit_goal(&args.goal), size: None, reason };
+        jobs.push(Job { origin: Origin::Arg(i + 1), input: Err(invalid), expected: None });
+    }
 
     let source = match &args.input {
         Some(path) => Some(path.as_path()),
@@ -117,18 +120,54 @@ pub fn jobs(args: &SolveArgs) -> anyhow::Result<Vec<Job>> {
         None => None,
     };
     if let Some(path) = source {
-        let (name, text) = read_text(path)?;
-        let instances = parse_input(&text).with_context(|| name.clone())?;
-        jobs.extend(instances.into_iter().map(|inst| {
-            let goal = inst.goal.as_ref().unwrap_or(&args.goal);
-            Job {
-                origin: Origin::Line(inst.line),
-                input: task(inst.board, goal),
-                expected: inst.optimal,
-            }
-        }));
+        read_boards(path, &args.goal, &mut stdin_read, &mut jobs)?;
     }
     Ok(jobs)
+}
+
+/// Reads every board of a file (or stdin, for `-`) into `jobs`, each towards the goal its
+/// file sets or else `goal`.
+///
+/// # Errors
+/// When the file cannot be read, has a bad line, or holds a board that `goal` does not fit:
+/// one bad line rejects the whole file, naming the line.
+fn read_boards(
+    path: &Path,
+    goal: &Goal,
+    stdin_read: &mut bool,
+    jobs: &mut Vec<Job>,
+) -> anyhow::Result<()> {
+    if path == Path::new("-") {
+        if *stdin_read {
+            bail!("stdin is named twice: it can be read only once");
+        }
+        *stdin_read = true;
+    }
+    let (name, text) = read_text(path)?;
+    for inst in Instances::new(&text) {
+        let inst = inst.with_context(|| name.clone())?;
+        let goal = inst.goal.as_deref().unwrap_or(goal);
+        let task = task(inst.board, goal)
+            .map_err(|invalid| anyhow::anyhow!("{name}: line {}: {}", inst.line, invalid.reason))?;
+        jobs.push(Job { origin: Origin::Line(inst.line), input: Ok(task), expected: inst.optimal });
+    }
+    Ok(())
+}
+
+/// Reads the one board of a file (or stdin, for `-`), with the goal the file sets, if any.
+///
+/// # Errors
+/// When the file cannot be read or parsed, or holds more than one board.
+pub fn read_one_board(path: &Path) -> anyhow::Result<(Board, Option<Goal>)> {
+    let (name, text) = read_text(path)?;
+    let mut instances = Instances::new(&text);
+    let first = instances.next().unwrap_or(Err(npuzzle_core::InputError::Empty));
+    let first = first.with_context(|| name.clone())?;
+    if let Some(second) = instances.next() {
+        let second = second.with_context(|| name.clone())?;
+        bail!("{name} holds several boards (a second one on line {}); give one", second.line);
+    }
+    Ok((first.board, first.goal.map(|g| (*g).clone())))
 }
 
 /// The task of solving `board` towards `goal`, or why the goal does not fit the board.
@@ -163,7 +202,7 @@ fn shorten(text: &str) -> String {
 
 /// Reads a whole input file, or stdin for `-`, refusing more than [`MAX_INPUT`] bytes.
 /// Returns a name for messages and the text.
-fn read_text(path: &Path) -> anyhow::Result<(String, String)> {
+pub fn read_text(path: &Path) -> anyhow::Result<(String, String)> {
     let stdin = path == Path::new("-");
     let name = if stdin { "stdin".to_string() } else { path.display().to_string() };
     let mut bytes = Vec::new();
