@@ -503,3 +503,510 @@ fn scramble_output_round_trips_into_solve() {
     run.assert_fails(3, "unsolvable");
     assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
 }
+
+/// Runs the binary with the given stdout and stderr, returning the exit status and what was
+/// captured of stderr (when it is piped).
+fn npuzzle_to(args: &[&str], stdout: Stdio, stderr: Stdio) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .output()
+        .expect("the binary runs");
+    (out.status.code().expect("exited, not killed"), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// `/dev/full`, where every write fails with "no space left on device".
+fn dev_full() -> Stdio {
+    std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full opens").into()
+}
+
+// --- Messages a user can act on (issue 13, items 7 and 8) ---
+
+#[test]
+fn usage_errors_keep_clap_suggestions_in_one_line() {
+    for (args, line) in [
+        (
+            &["solve", "--algoritm", "astar", HARD_3][..],
+            "npuzzle: unexpected argument '--algoritm' (did you mean '--algorithm'?) (see --help)",
+        ),
+        (
+            &["solve", "--format", "jsno", HARD_3],
+            "npuzzle: invalid value 'jsno' for --format: expected text, moves or json (see --help)",
+        ),
+        (
+            &["solve", "-a", "quantum", HARD_3],
+            "npuzzle: invalid value 'quantum' for --algorithm: expected auto, bfs, dfs, iddfs, \
+             dijkstra, greedy, astar, wastar, idastar, table or reduction (see --help)",
+        ),
+        (
+            &["solve", "--heuristic", "psychic", HARD_3],
+            "npuzzle: invalid value 'psychic' for --heuristic: expected auto, hamming, manhattan \
+             or linear-conflict (see --help)",
+        ),
+        (&["solv", HARD_3], "npuzzle: unknown command 'solv' (did you mean 'solve'?) (see --help)"),
+        (
+            &["scramble", "--format", "yaml"],
+            "npuzzle: invalid value 'yaml' for --format: expected text or json (see --help)",
+        ),
+        (
+            &["completions", "tcsh"],
+            "npuzzle: invalid value 'tcsh' for <SHELL>: expected bash, elvish, fish, powershell or \
+             zsh (see --help)",
+        ),
+    ] {
+        let run = npuzzle(args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.stderr, format!("{line}\n"), "{args:?}");
+    }
+}
+
+#[test]
+fn values_are_read_in_any_case() {
+    let run = npuzzle(&[
+        "solve",
+        "-f",
+        "JSON",
+        "-a",
+        "IDAStar",
+        "--heuristic",
+        "Manhattan",
+        "-g",
+        "SNAIL",
+        "1 2 3/8 4 0/7 6 5",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(
+        (r["algorithm"].as_str(), r["heuristic"].as_str()),
+        (Some("idastar"), Some("manhattan"))
+    );
+    assert_eq!(r["moves"], "R");
+    let scramble = npuzzle(&["scramble", "-s", "3X3", "-f", "Json", "--seed", "1"]);
+    assert_eq!(scramble.code, 0, "{}", scramble.stderr);
+    assert_eq!(scramble.json_lines()[0]["size"], "3x3");
+    assert_eq!(npuzzle(&["completions", "BASH"]).code, 0);
+}
+
+#[test]
+fn a_file_or_stdin_error_is_said_once_and_names_the_wrong_line() {
+    let run = npuzzle_with_stdin(&["solve"], Some("bad\n"));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr, "npuzzle: stdin: line 1: \"bad\" is not a number\n");
+    // A 42-style file: the row that is short, on its own line.
+    let path =
+        scratch_file("short-row-42.txt", "# This puzzle is solvable\n3\n 8 6 7\n 2 5\n 3 0 1\n");
+    let run = npuzzle(&["solve", "--input", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!("npuzzle: {}: line 4: row 2 has 2 cells, expected 3\n", path.display())
+    );
+    // A grid: the second copy of a tile.
+    let run = npuzzle_with_stdin(&["solve"], Some("1 2 3\n4 5 6\n7 5 0\n"));
+    assert_eq!(run.stderr, "npuzzle: stdin: line 3: tile 5 appears twice\n");
+    let run = npuzzle_with_stdin(&["solve"], Some("3\n1 2 3\n4 5 6\n"));
+    assert_eq!(run.stderr, "npuzzle: stdin: line 1: the size line says 3 rows, found 2\n");
+    // Goal comments: the reason is said once too.
+    let run = npuzzle_with_stdin(&["solve"], Some("# goal: x\n1 2/3 0\n"));
+    assert_eq!(
+        run.stderr,
+        "npuzzle: stdin: line 1: invalid goal \"x\": expected blank-last, blank-first, snail or \
+         a board (\"x\" is not a number)\n"
+    );
+}
+
+#[test]
+fn messages_name_the_right_numbers() {
+    // More numbers than any board holds is not a "65537x1" board.
+    let many = "1 ".repeat(65_537);
+    let run = npuzzle_with_stdin(&["solve"], Some(&many));
+    assert_eq!(
+        run.stderr,
+        "npuzzle: stdin: line 1: more than 65536 tiles: the largest board is 256x256\n"
+    );
+    // Rows of one cell separated by '/' are not a 42-style size line saying "1x1".
+    let run = npuzzle(&["solve", "1/2/0"]);
+    run.assert_fails(2, "size 1x3 is out of range: each side must be 2 to 256");
+    npuzzle(&["solve", "1 2/3"]).assert_fails(2, "row 2 has 1 cell, expected 2");
+    // Moves are counted from 1.
+    let run = npuzzle(&["check", "1 2 3/4 5 6/7 8 0", "RRR"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: wrong: move 3 (R) is illegal: no tile can slide right into the blank\n"
+    );
+    let run = npuzzle(&["check", "1 2 3/4 5 6/7 8 0", "RRX"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid MOVES: invalid move 'X' at character 3: expected U, D, L or R\n"
+    );
+}
+
+#[test]
+fn goal_comments_in_any_case_or_inside_a_board_apply_and_a_goal_that_does_not_fit_rejects_the_file()
+{
+    let snail = "1 2 3/8 0 4/7 6 5";
+    for text in [
+        "# Goal: snail\n3\n1 2 3\n8 4 0\n7 6 5\n",
+        "3\n# goal: snail\n1 2 3\n8 4 0\n7 6 5\n",
+        "1 2 3\n8 4 0\n# GOAL: snail\n7 6 5\n",
+        "#goal:snail\n1 2 3/8 4 0/7 6 5\n",
+    ] {
+        let run = npuzzle_with_stdin(&["solve", "-f", "json"], Some(text));
+        assert_eq!(run.code, 0, "{text:?}: {}", run.stderr);
+        let r = &run.json_lines()[0];
+        assert_eq!(r["goal"], snail, "{text:?}");
+        assert_eq!(r["moves"], "R", "{text:?}");
+    }
+    // A goal line whose board does not fit rejects the file: no board is solved.
+    let run = npuzzle_with_stdin(
+        &["solve", "-f", "moves"],
+        Some("1 2 3/4 5 6/7 0 8\n# goal: 1 2/3 0\n1 2/0 3\n1 2 3/4 5 6/7 0 8\n"),
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "npuzzle: stdin: line 4: the goal set on line 2 is 2x2 but the board is 3x3\n"
+    );
+    // So does a --goal board that does not fit a board of the file.
+    let run = npuzzle_with_stdin(&["solve", "-g", "1 2/3 0"], Some("1 2/0 3\n1 2 3/4 5 6/7 0 8\n"));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "npuzzle: stdin: line 2: goal is 2x2 but the board is 3x3\n");
+}
+
+// --- Reading what the tool itself prints (item 9) ---
+
+#[test]
+fn blanks_written_as_dot_or_underscore_and_digit_strings_are_boards() {
+    for board in
+        ["8 6 7/2 5 4/3 . 1", "8 6 7/2 5 4/3 _ 1", "867254301", "867/254/3.1", "8,6,7,2,5,4,3,.,1"]
+    {
+        let run = npuzzle(&["solve", "-f", "json", board]);
+        assert_eq!(run.code, 0, "{board}: {}", run.stderr);
+        assert_eq!(run.json_lines()[0]["board"], HARD_3, "{board}");
+    }
+    // What --steps prints reads back.
+    let run = npuzzle(&["solve", "--steps", "1 2 3/4 5 6/0 7 8"]);
+    let grid = run.stdout.split("\n\n").find(|b| b.starts_with("move 1:")).unwrap();
+    let grid = grid.split_once('\n').unwrap().1;
+    assert_eq!(grid, "1 2 3\n4 5 6\n7 . 8");
+    let again = npuzzle_with_stdin(&["solve", "-f", "moves"], Some(grid));
+    assert_eq!(again.stdout, "L\n", "{}", again.stderr);
+    npuzzle(&["solve", "123450"]).assert_fails(
+        2,
+        "6 digits in a digit string: write 4 or 9 digits (2x2 or 3x3), rows as 123/450, or \
+         separate the tiles with spaces",
+    );
+}
+
+#[test]
+fn grids_separated_by_blank_lines_are_several_boards() {
+    let text =
+        "1 2 3\n4 5 6\n0 7 8\n\n8 6 7\n2 5 4\n3 . 1\n\n# This puzzle is solvable\n2\n1 2\n0 3\n";
+    let run = npuzzle_with_stdin(&["solve", "-f", "json"], Some(text));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json_lines();
+    let boards: Vec<&str> = r.iter().map(|r| r["board"].as_str().unwrap()).collect();
+    assert_eq!(boards, ["1 2 3/4 5 6/0 7 8", HARD_3, "1 2/0 3"]);
+    let lines: Vec<u64> = r.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [1, 5, 10]);
+    assert_eq!(r[1]["length"], 31);
+}
+
+#[test]
+fn solve_reads_a_file_or_stdin_named_as_a_board_argument() {
+    let path = scratch_file("two-boards.txt", "1 2 3/4 5 6/7 0 8\n1 2 3/4 5 6/0 7 8\n");
+    let run = npuzzle(&["solve", "-f", "moves", "1 2/0 3", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "L\nL\nLL\n");
+    let run =
+        npuzzle_with_stdin(&["solve", "-f", "moves", "-", "1 2/0 3"], Some("1 2 3/4 5 6/7 0 8\n"));
+    assert_eq!(run.stdout, "L\nL\n", "{}", run.stderr);
+    let run = npuzzle_with_stdin(&["solve", "-", "--input", "-"], Some("1 2/0 3\n"));
+    assert_eq!(run.stderr, "npuzzle: stdin is named twice: it can be read only once\n");
+}
+
+#[test]
+fn a_byte_order_mark_and_cr_only_line_ends_are_read() {
+    let path = scratch_file("bom.txt", "\u{feff}# goal: snail\r\n3\r\n1 2 3\r\n8 4 0\r\n7 6 5\r\n");
+    let run = npuzzle(&["solve", "-f", "moves", path.to_str().unwrap()]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, "R\n"), "{}", run.stderr);
+    // Classic Mac OS line ends: a lone CR.
+    let run =
+        npuzzle_with_stdin(&["solve", "-f", "json"], Some("1 2 3\r4 5 6\r0 7 8\r\r1 2/0 3\r"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json_lines();
+    assert_eq!(r.len(), 2);
+    assert_eq!((r[0]["moves"].as_str(), r[1]["line"].as_u64()), (Some("LL"), Some(5)));
+}
+
+// --- Completions, man page, short options (item 16) ---
+
+#[test]
+fn completions_list_the_subcommands_and_the_algorithm_and_heuristic_names() {
+    for shell in ["bash", "zsh", "fish"] {
+        let run = npuzzle(&["completions", shell]);
+        assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        for word in
+            ["solve", "scramble", "check", "--algorithm", "idastar", "linear-conflict", "snail"]
+        {
+            let word = if shell == "fish" { word.trim_start_matches("--") } else { word };
+            if word == "snail" {
+                continue;
+            }
+            assert!(run.stdout.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let man = npuzzle(&["man"]);
+    assert_eq!(man.code, 0);
+    assert!(man.stdout.starts_with(".ie \\n(.g .ds Aq"), "{}", &man.stdout[..80]);
+    assert!(man.stdout.contains(".TH npuzzle 1"));
+    assert!(man.stdout.contains("solve"));
+}
+
+#[test]
+fn short_options_and_scramble_defaults_to_4x4() {
+    let path = scratch_file("short-options.txt", "1 2 3/8 4 0/7 6 5\n");
+    let run = npuzzle(&[
+        "solve",
+        "-i",
+        path.to_str().unwrap(),
+        "-g",
+        "snail",
+        "-f",
+        "moves",
+        "-a",
+        "astar",
+    ]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, "R\n"), "{}", run.stderr);
+    let run = npuzzle(&["scramble", "-s", "3x2", "-n", "3", "--seed", "5"]);
+    assert_eq!(run.stdout.lines().count(), 3);
+    assert!(run.stdout.lines().all(|l| l.parse::<Board>().unwrap().size().to_string() == "3x2"));
+    let run = npuzzle(&["scramble", "--seed", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.trim().parse::<Board>().unwrap().size().to_string(), "4x4");
+}
+
+// --- npuzzle check (item 13) ---
+
+#[test]
+fn check_says_whether_moves_reach_the_goal_in_words() {
+    let run = npuzzle(&["check", HARD_3, "DDLURRULLDRRDLLURURDDLUURDDLLUU", "--optimal"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "board: 8 6 7/2 5 4/3 0 1  goal: 1 2 3/4 5 6/7 8 0\n\
+         ok: 31 moves reach the goal (21 in the multi-tile metric)\n\
+         optimal: 31 moves (gap 0)\n"
+    );
+    assert_eq!(run.stderr, "");
+    // Compact, lower case, spaces: the same moves.
+    let run = npuzzle(&["check", HARD_3, "d2lur2ul2dr2dl2 urur d2lu2rd2l2u2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // A longer path to the goal: fine without --optimal, a gap with it.
+    let run = npuzzle(&["check", "1 2 3/4 5 6/7 0 8", "LRL"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout.lines().nth(1),
+        Some("ok: 3 moves reach the goal (3 in the multi-tile metric)")
+    );
+    let run = npuzzle(&["check", "1 2 3/4 5 6/7 0 8", "LRL", "--optimal"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.lines().nth(2), Some("optimal: 1 moves (gap 2)"));
+    assert_eq!(run.stderr, "npuzzle: not optimal: 3 moves, the optimum is 1 (gap 2)\n");
+
+    // Wrong: an illegal move, or another end position.
+    let run = npuzzle(&["check", "1 2 3/4 5 6/0 7 8", "LLL"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout.lines().nth(1),
+        Some("wrong: move 3 (L) is illegal: no tile can slide left into the blank")
+    );
+    let run = npuzzle(&["check", "1 2 3/4 5 6/0 7 8", "L"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout.lines().nth(1),
+        Some("wrong: the 1 move ends at 1 2 3/4 5 6/7 0 8, not at the goal")
+    );
+    assert_eq!(
+        run.stderr,
+        "npuzzle: wrong: the 1 move ends at 1 2 3/4 5 6/7 0 8, not at the goal\n"
+    );
+
+    // Unsolvable: no move list can be right, and --optimal says why.
+    let run = npuzzle(&["check", UNSOLVABLE_3, "", "--optimal"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains(
+            "optimal: none: the board cannot reach the goal (the tile permutation is odd"
+        )
+    );
+}
+
+#[test]
+fn check_reads_every_move_notation() {
+    let b = "1 2 3/4 5 6/0 7 8";
+    for (moves, extra) in [
+        ("LL", None),
+        ("L2", None),
+        ("RR", Some("--blank")),
+        ("r2", Some("--blank")),
+        ("7 8", None),
+        ("7,8", None),
+    ] {
+        let mut args = vec!["check", b, moves];
+        args.extend(extra);
+        let run = npuzzle(&args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    let run = npuzzle(&["check", b, "7 1"]);
+    assert_eq!(run.stderr, "npuzzle: wrong: move 2: tile 1 is not next to the blank\n");
+    let run = npuzzle(&["check", b, "7 8", "--blank"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid MOVES: --blank applies to move letters, and these are tile numbers\n"
+    );
+    // Moves from stdin, as another solver prints them.
+    let solved = npuzzle(&["solve", "-f", "moves", HARD_3]);
+    let run = npuzzle_with_stdin(&["check", HARD_3, "-"], Some(&solved.stdout));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The board from a 42-style file, with its goal comment.
+    let path = scratch_file("check42.txt", "# goal: snail\n3\n1 2 3\n8 4 0\n7 6 5\n");
+    let run = npuzzle(&["check", path.to_str().unwrap(), "R"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("board: 1 2 3/8 4 0/7 6 5  goal: 1 2 3/8 0 4/7 6 5\n"));
+    let two = scratch_file("check-two.txt", "1 2/0 3\n1 2/3 0\n");
+    npuzzle(&["check", two.to_str().unwrap(), "L"])
+        .assert_fails(2, "holds several boards (a second one on line 2); give one");
+}
+
+#[test]
+fn check_json_and_the_compact_limit() {
+    let run = npuzzle(&["check", "1 2 3/4 5 6/0 7 8", "RR", "--blank", "--optimal", "-f", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(
+        *r,
+        serde_json::json!({
+            "board": "1 2 3/4 5 6/0 7 8", "goal": BLANK_LAST_3, "reaches_goal": true, "length": 2,
+            "multi_tile_length": 1, "moves": "LL", "end": BLANK_LAST_3, "error": null,
+            "optimal_length": 2, "gap": 0, "optimal": true
+        })
+    );
+    // The longest run a compact count names reads back; one more is refused with the limit.
+    let run = npuzzle(&["check", "1 2/3 0", "R1048576R"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: wrong: move 2 (R) is illegal: no tile can slide right into the blank\n"
+    );
+    let run = npuzzle(&["check", "1 2/3 0", "R1048577"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid MOVES: invalid repeat count at character 2: expected 1 to 1048576\n"
+    );
+    assert_eq!(run.code, 2);
+}
+
+// --- Adversarial inputs: no option value or closed stream may panic ---
+
+#[test]
+fn absurd_timeouts_and_weights_are_refused_not_panicked_on() {
+    let run = npuzzle(&["solve", "--timeout", "1e19", HARD_3]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid value '1e19' for --timeout: 1e19 seconds is too long: at most 31536000 \
+         (a year) (see --help)\n"
+    );
+    let run = npuzzle(&["solve", "--weight", "1e15", HARD_3]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid value '1e15' for --weight: \"1e15\" is not a weight: expected a number \
+         from 1 to 100 (see --help)\n"
+    );
+    assert_eq!(run.code, 2);
+    let run = npuzzle(&["solve", "--timeout", "31536000", "-f", "moves", "1 2 3/4 5 6/7 0 8"]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, "L\n"), "{}", run.stderr);
+}
+
+#[test]
+fn a_full_stderr_never_panics() {
+    for args in [
+        &["scramble", "-s", "3x3"][..],
+        &["solve", "--bogus"],
+        &["check", "1 2/3 0", "X"],
+        &["check", "1 2/0 3", "LL"],
+    ] {
+        let (code, _) = npuzzle_to(args, Stdio::null(), dev_full());
+        assert!(code == 0 || code == 1 || code == 2, "{args:?} exited {code}");
+    }
+}
+
+#[test]
+fn a_full_stdout_is_an_error_and_a_closed_stdout_is_not_success() {
+    let (code, stderr) =
+        npuzzle_to(&["scramble", "-n", "3", "--seed", "1"], dev_full(), Stdio::piped());
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("npuzzle: ") && stderr.contains("No space left on device"),
+        "{stderr}"
+    );
+    // `>&-`: the runtime reopens a closed stdout on /dev/null, so the check must see it.
+    for args in [
+        &["scramble", "-n", "3"][..],
+        &["solve", HARD_3],
+        &["check", HARD_3, ""],
+        &["completions", "bash"],
+    ] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" >&-")
+            .arg(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(args)
+            .output()
+            .expect("sh runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "npuzzle: standard output is closed: the results would be lost\n"
+        );
+    }
+    // Discarding the output on purpose is allowed.
+    let (code, _) = npuzzle_to(&["scramble", "--seed", "1"], Stdio::null(), Stdio::piped());
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_reader_that_closes_the_pipe_during_a_long_json_line_is_not_an_error() {
+    use std::io::Read;
+    let big = npuzzle(&["scramble", "-s", "20x20", "--seed", "1"]).stdout;
+    for (args, stdin) in [
+        (&["scramble", "-s", "100x100", "-n", "20", "-f", "json", "--seed", "1"][..], None),
+        (&["solve", "-f", "json"], Some(big.as_str())),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(stdin.unwrap_or_default().as_bytes()).unwrap();
+        drop(input);
+        let mut first = [0u8; 10];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The read end is closed now, with the rest of a line over 8 KiB unwritten.
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+}

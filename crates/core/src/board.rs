@@ -27,7 +27,7 @@ pub enum BoardError {
     #[error("tile {0} is too large")]
     Overflow(String),
     /// A row whose cell count differs from the first row's.
-    #[error("row {row} has {found} cells, expected {expected}")]
+    #[error("row {row} has {found} cell{}, expected {expected}", if *.found == 1 { "" } else { "s" })]
     Ragged {
         /// One-based row number.
         row: usize,

@@ -680,7 +680,7 @@ mod tests {
             "6 tiles in one row: a flat list must hold N*N tiles (for example 9 or 16); separate rows with '/' or newlines"
         );
         assert_eq!(err("3\n1 2 3\n4 5 6"), "the size line says 3 rows, found 2");
-        assert_eq!(err("1 2/3"), "row 2 has 1 cells, expected 2");
+        assert_eq!(err("1 2/3"), "row 2 has 1 cell, expected 2");
         assert_eq!(err("2\n1 0\n3 2 4"), "row 2 has 3 cells, expected 2");
         assert_eq!(err("0"), "size 1x1 is out of range: each side must be 2 to 256");
         // Rows of one cell separated by '/' are not a 42-style size line.
