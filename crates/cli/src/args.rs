@@ -358,6 +358,59 @@ mod tests {
         Cli::command().debug_assert();
     }
 
+    /// Parses an argument list the way the `cli_args` fuzz target does: NUL-separated.
+    fn parse_nul_separated(data: &[u8]) {
+        let Ok(text) = std::str::from_utf8(data) else { return };
+        let argv = std::iter::once("npuzzle").chain(text.split('\0'));
+        let _ = Cli::try_parse_from(argv);
+    }
+
+    #[test]
+    fn argument_lists_that_once_failed_the_fuzzer_parse_without_panicking() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+        let mut checked = 0;
+        for dir in ["regressions/cli_args", "seeds/cli_args"] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("the fuzz folder is there") {
+                let path = entry.expect("a readable directory").path();
+                if path.file_name().is_some_and(|n| n == ".gitkeep") {
+                    continue;
+                }
+                parse_nul_separated(&std::fs::read(&path).expect("a readable file"));
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// The stable counterpart of the `cli_args` fuzz target: any argument list, biased
+        /// towards real flags and values, parses or is refused, never panics.
+        #[test]
+        fn no_argument_list_panics(
+            args in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(vec![
+                        "solve", "scramble", "check", "completions", "man", "--timeout",
+                        "--weight", "--max-memory", "--max-nodes", "--threads", "-a", "-f",
+                        "-g", "-i", "-s", "-n", "--seed", "--walk", "--goal", "--heuristic",
+                        "--optimal", "--blank", "-", "1e19", "1e308", "-0", "nan", "inf",
+                        "18446744073709551616", "0x10", "3x3", "4X4", "256x256", "snail",
+                        "1 2/3 0", "idastar", "LC", "json", "BASH",
+                    ]).prop_map(String::from),
+                    "[ -~]{0,12}",
+                    any::<String>(),
+                ],
+                0..8,
+            )
+        ) {
+            let _ = Cli::try_parse_from(std::iter::once("npuzzle".to_string()).chain(args));
+        }
+    }
+
     #[test]
     fn numbers_are_validated() {
         assert_eq!(mebibytes("64"), Ok(64 << 20));

@@ -1,4 +1,4 @@
-//! `npuzzle`: solve and scramble sliding-tile puzzles from the command line.
+//! `npuzzle`: solve, scramble and check sliding-tile puzzles from the command line.
 //!
 //! The command line is a contract that scripts rely on (see `npuzzle --help`):
 //! `npuzzle solve` prints each board's solution as text, bare moves or one JSON object per
@@ -7,8 +7,9 @@
 //! Every non-zero status comes with a one-line reason on stderr, prefixed `npuzzle: `.
 //!
 //! Choices the design leaves open, made here:
-//! - `solve` reads the BOARD arguments first, then `--input`; with neither, stdin if it is not
-//!   a terminal. A `# goal:` line in an input file overrides `--goal` for the boards after it.
+//! - `solve` reads the BOARD arguments first (a BOARD that is not a board but names a file, or
+//!   is `-`, is read as an input file), then `--input`; with neither, stdin if it is not a
+//!   terminal. A `# goal:` line in an input file overrides `--goal` for the boards after it.
 //!   A bad BOARD argument is reported as that board's `invalid` result (the others are still
 //!   solved); a bad line in an input file rejects the whole file, naming the line.
 //! - Text output, per board: `board: B  goal: G` (plus `(line N, optimal L)` for file input),
@@ -20,6 +21,10 @@
 //! - `--format moves` prints an empty line for a board not solved, so line N is board N.
 //! - In JSON, `length` is null unless the board was solved; `expected_length`, `note` and
 //!   `line` appear only when there is one.
+//! - `check` exits 1 when the moves do not reach the goal (see `check_cmd`).
+//! - Usage errors are one line that keeps clap's suggestion and the accepted values.
+//! - Output that cannot be written (a full disk, a closed stdout) exits 2; a reader that stops
+//!   early (`| head`) does not make an error.
 
 mod args;
 mod check_cmd;
