@@ -43,6 +43,11 @@ pub enum Command {
     /// longer path); 2 invalid input or usage; 4 --optimal could not prove the optimum
     /// within the limits.
     Check(CheckArgs),
+    /// Show every legal move with the distance to the goal after it, and the best one.
+    ///
+    /// Exact on boards up to 4x4 (instant on 3x3, from the distance table), a clearly
+    /// labelled estimate on larger boards. Exit status as `solve`.
+    Hint(HintArgs),
     /// Print a shell completion script: `npuzzle completions bash > /etc/bash_completion.d/npuzzle`.
     Completions(CompletionsArgs),
     /// Print the manual page (roff): `npuzzle man > npuzzle.1; man ./npuzzle.1`.
@@ -57,6 +62,8 @@ pub enum SolveFormat {
     Text,
     /// Only the moves, one line per board (an empty line for a board not solved).
     Moves,
+    /// Only the moves with runs as counts (R2U2LD), one line per board.
+    Compact,
     /// One JSON object per line and board.
     Json,
 }
@@ -112,11 +119,16 @@ pub struct SolveArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value = "1024", value_parser = mebibytes)]
     pub max_memory: usize,
 
-    /// Time limit per board in seconds (fractions allowed) [default: 60]. Given explicitly,
-    /// a non-optimal answer on a large board is improved until this time is up (anytime
-    /// mode) rather than returned at once.
+    /// Time limit per board in seconds (fractions allowed) [default: 60]. Only a limit: no
+    /// board takes longer than it needs. With --algorithm auto, a longer limit lets the
+    /// optimal attempt on 4x4 boards run longer (80% of it) before a fast method answers.
     #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
     pub timeout: Option<Duration>,
+
+    /// Spend up to SECS improving a non-optimal answer of the reduction solver (boards
+    /// larger than 4x4), within --timeout (the anytime mode).
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub improve: Option<Duration>,
 
     /// Solve this many boards at once; results are still printed in input order.
     #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = threads)]
@@ -130,10 +142,29 @@ pub struct SolveArgs {
     #[arg(long)]
     pub steps: bool,
 
+    /// Write the moves as the directions the BLANK moves (the convention of many AI
+    /// courses) in the text, moves and compact formats. JSON keeps tile directions.
+    #[arg(long)]
+    pub blank: bool,
+
     /// With --algorithm auto, insist on a proven-optimal method even where it may hit the
     /// limits.
     #[arg(long)]
     pub optimal: bool,
+
+    /// No progress line and no batch summary on stderr (reasons for a failure are still
+    /// printed).
+    #[arg(short, long, conflicts_with_all = ["progress", "summary"])]
+    pub quiet: bool,
+
+    /// Show the progress line on stderr even when it is not a terminal [default: on a
+    /// terminal only].
+    #[arg(long)]
+    pub progress: bool,
+
+    /// Print the batch summary on stderr [default: for several boards, on a terminal only].
+    #[arg(long)]
+    pub summary: bool,
 }
 
 /// `npuzzle scramble`.
@@ -171,9 +202,9 @@ pub struct ScrambleArgs {
     pub format: ScrambleFormat,
 }
 
-/// Output formats of `check`.
+/// Output formats of `check` and `hint`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
+pub enum TextOrJson {
     /// A verdict in words, for people.
     #[default]
     Text,
@@ -218,7 +249,35 @@ pub struct CheckArgs {
 
     /// Output format.
     #[arg(short, long, value_enum, ignore_case = true, default_value_t)]
-    pub format: CheckFormat,
+    pub format: TextOrJson,
+}
+
+/// `npuzzle hint`.
+#[derive(Debug, Args)]
+pub struct HintArgs {
+    /// The board, in any text form, or a file holding one board.
+    #[arg(value_name = "BOARD")]
+    pub board: String,
+
+    /// Goal: blank-last, blank-first, snail, or a board.
+    #[arg(short, long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// Memory limit of the searches, in MiB.
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value = "1024", value_parser = mebibytes)]
+    pub max_memory: usize,
+
+    /// Time limit of each search, in seconds [default: 60].
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Name moves by the direction the BLANK moves.
+    #[arg(long)]
+    pub blank: bool,
+
+    /// Output format.
+    #[arg(short, long, value_enum, ignore_case = true, default_value_t)]
+    pub format: TextOrJson,
 }
 
 /// `npuzzle completions`.

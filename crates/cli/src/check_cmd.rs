@@ -24,7 +24,7 @@ use npuzzle_core::{Board, MoveError, Moves, Parity, Perspective, parse_board};
 use npuzzle_solver::{Limits, Options, Status, solve};
 use serde::Serialize;
 
-use crate::args::{CheckArgs, CheckFormat};
+use crate::args::{CheckArgs, TextOrJson};
 use crate::input::{read_one_board, read_text};
 use crate::stdio;
 
@@ -114,8 +114,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     match args.format {
-        CheckFormat::Text => print_text(&board, &goal, &replay, wrong.as_deref(), &optimum, gap)?,
-        CheckFormat::Json => {
+        TextOrJson::Text => print_text(&board, &goal, &replay, wrong.as_deref(), &optimum, gap)?,
+        TextOrJson::Json => {
             let record = JsonCheck {
                 board: board.to_string(),
                 goal: goal.to_string(),

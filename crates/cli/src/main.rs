@@ -26,10 +26,14 @@
 //! - Output that cannot be written (a full disk, a closed stdout) exits 2; a reader that stops
 //!   early (`| head`) does not make an error.
 
+mod advice;
 mod args;
 mod check_cmd;
+mod hint_cmd;
 mod input;
+mod interrupt;
 mod output;
+mod progress;
 mod scramble_cmd;
 mod solve_cmd;
 mod stdio;
@@ -72,8 +76,8 @@ fn run() -> anyhow::Result<ExitCode> {
             }
             ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 anyhow::bail!(
-                    "missing command: expected solve, scramble, check, completions or man (see \
-                     'npuzzle --help')"
+                    "missing command: expected solve, scramble, check, hint, completions or man \
+                     (see 'npuzzle --help')"
                 )
             }
             _ => anyhow::bail!("{} (see --help)", clap_reason(&err)),
@@ -91,6 +95,10 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Check(args) => {
             stdio::check_stdout()?;
             check_cmd::run(&args)
+        }
+        Command::Hint(args) => {
+            stdio::check_stdout()?;
+            hint_cmd::run(&args)
         }
         Command::Completions(args) => {
             stdio::check_stdout()?;

@@ -533,7 +533,8 @@ fn usage_errors_keep_clap_suggestions_in_one_line() {
         ),
         (
             &["solve", "--format", "jsno", HARD_3],
-            "npuzzle: invalid value 'jsno' for --format: expected text, moves or json (see --help)",
+            "npuzzle: invalid value 'jsno' for --format: expected text, moves, compact or json (see \
+             --help)",
         ),
         (
             &["solve", "-a", "quantum", HARD_3],
