@@ -139,7 +139,8 @@ mod tests {
         let t = task("1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 0", Goal::BlankLast);
         let parity = Parity::of(&t.board, &t.goal);
         assert!(
-            unsolvable(&t, &parity).ends_with("solvable towards blank-first: use --goal blank-first"),
+            unsolvable(&t, &parity)
+                .ends_with("solvable towards blank-first: use --goal blank-first"),
             "{}",
             unsolvable(&t, &parity)
         );

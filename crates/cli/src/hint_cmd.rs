@@ -145,7 +145,10 @@ fn named(m: Move, tile: u16, perspective: Perspective) -> (char, String) {
         Perspective::Tile => (m.letter(), format!("tile {tile} slides {}", direction(m))),
         Perspective::Blank => {
             let blank = m.inverse();
-            (blank.letter(), format!("blank moves {} (tile {tile} slides {})", direction(blank), direction(m)))
+            (
+                blank.letter(),
+                format!("blank moves {} (tile {tile} slides {})", direction(blank), direction(m)),
+            )
         }
     }
 }
@@ -161,11 +164,8 @@ fn text(task: &Task, hint: &Hint, error: Option<&str>, perspective: Perspective)
         (Some(0), _) => out.push_str("distance: 0 moves (the board is the goal)\n"),
         (Some(d), true) => out.push_str(&format!("distance: {d} move{} (optimal)\n", plural(d))),
         (Some(d), false) => {
-            let bound = hint
-                .solution
-                .lower_bound
-                .map(|b| format!("; lower bound {b}"))
-                .unwrap_or_default();
+            let bound =
+                hint.solution.lower_bound.map(|b| format!("; lower bound {b}")).unwrap_or_default();
             out.push_str(&format!(
                 "distance: at most {d} move{} (a solution found, not proven optimal{bound})\n",
                 plural(d)

@@ -151,7 +151,11 @@ impl<W: Write> Printer<W> {
                     writeln!(out, "moves{whose}: {}", s.moves.to_text(self.perspective, false))?;
                     let multi = s.moves.multi_tile_len();
                     if multi < n {
-                        writeln!(out, "compact{whose}: {}", s.moves.to_text(self.perspective, true))?;
+                        writeln!(
+                            out,
+                            "compact{whose}: {}",
+                            s.moves.to_text(self.perspective, true)
+                        )?;
                         writeln!(out, "multi-tile metric: {} moves", thousands(multi as u64))?;
                     }
                 }

@@ -73,7 +73,8 @@ impl Progress {
         }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            ProgressStyle::with_template("{spinner} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         let now = Instant::now();
         Progress {

@@ -190,11 +190,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     progress.finish();
     result?;
     if cancel.load(Ordering::SeqCst) {
-        stdio::complain(format_args!(
-            "cancelled: {} of {total} board{} done",
-            summary.boards,
-            if total == 1 { "" } else { "s" }
-        ));
+        // A single board has said so on its own line already.
+        if several {
+            stdio::complain(format_args!(
+                "cancelled: {} of {total} boards done",
+                summary.boards - summary.cancelled
+            ));
+        }
         worst = worst.max(4);
     }
     let show_summary = !args.quiet && (args.summary || (several && io::stderr().is_terminal()));
@@ -317,9 +319,8 @@ fn solve_job(
         Err(invalid) => return Outcome::Invalid(invalid.reason.clone()),
     };
     let improving = improve.filter(|_| {
-        plan(task.board.size(), options).is_ok_and(|p| {
-            p.steps.iter().any(|s| matches!(s, Step::Reduction { improve: true }))
-        })
+        plan(task.board.size(), options)
+            .is_ok_and(|p| p.steps.iter().any(|s| matches!(s, Step::Reduction { improve: true })))
     });
     let local;
     let options = match improving {

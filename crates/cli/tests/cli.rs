@@ -1011,3 +1011,390 @@ fn a_reader_that_closes_the_pipe_during_a_long_json_line_is_not_an_error() {
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
     }
 }
+
+// --- Limits that only limit (issue 13, items 1-4) ---
+
+/// A 4x4 board whose optimum (70) takes IDA* + linear conflict many seconds to prove, while
+/// weighted A* answers at once.
+const SLOW_4: &str = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
+
+#[test]
+fn a_timeout_only_limits_and_improving_is_asked_for_separately() {
+    let big = npuzzle(&["scramble", "-s", "12x12", "--seed", "4"]).stdout;
+    let run = npuzzle(&["solve", "--timeout", "30", "-f", "json", big.trim()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["algorithm"], "reduction");
+    let note = r["note"].as_str().unwrap();
+    assert!(!note.contains("anytime"), "a timeout alone started the anytime mode: {note}");
+    let run = npuzzle(&["solve", "--improve", "0.5", "-f", "json", big.trim()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert!(r["note"].as_str().unwrap().contains("the anytime mode improved it from"), "{r}");
+    assert_replays(big.trim(), r["goal"].as_str().unwrap(), r["moves"].as_str().unwrap());
+}
+
+#[test]
+fn auto_under_a_tight_timeout_still_answers_with_its_lower_bound() {
+    let run = npuzzle(&["solve", SLOW_4, "--timeout", "2", "-f", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!((r["status"].as_str(), r["optimal"].as_bool()), (Some("solved"), Some(false)));
+    let bound = r["lower_bound"].as_u64().expect("a lower bound");
+    let length = r["length"].as_u64().unwrap();
+    assert!(bound >= 50 && bound <= length && bound % 2 == length % 2, "{r}");
+    assert_eq!(
+        r["note"],
+        "not proven optimal: IDA* + linear-conflict found no proven optimum within 1.6 s, so auto \
+         used weighted A* (w = 2)"
+    );
+    assert_replays(SLOW_4, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", r["moves"].as_str().unwrap());
+}
+
+#[test]
+fn auto_tries_weighted_a_star_on_5x5_before_the_reduction_solver() {
+    // Korf & Taylor's first 24-puzzle instance (optimum 95).
+    let korf24 = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+    let run = npuzzle(&["solve", "-g", "blank-first", "-f", "json", korf24]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["algorithm"], "wastar");
+    assert!(r["length"].as_u64().unwrap() <= 140, "{r}");
+    assert_eq!(r["note"], "not proven optimal: auto used weighted A* (w = 2)");
+    assert!(r["lower_bound"].as_u64().unwrap() >= 70);
+}
+
+#[test]
+fn a_limit_names_its_lower_bound_and_a_change_that_helps_with_the_options_given() {
+    let run = npuzzle(&["solve", "-a", "idastar", "--max-nodes", "1000", "-f", "json", SLOW_4]);
+    assert_eq!(run.code, 4);
+    let r = &run.json_lines()[0];
+    let bound = r["lower_bound"].as_u64().expect("a lower bound");
+    assert_eq!(r["error"], format!("node limit of 1,000 reached (lower bound {bound})"));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "npuzzle: limit reached: node limit of 1,000 reached (lower bound {bound}); raise \
+             --max-nodes (it was 1000), or use the default --algorithm auto (fast, not proven \
+             optimal)\n"
+        )
+    );
+    let run = npuzzle(&["solve", "--optimal", "--timeout", "0.3", SLOW_4]);
+    assert_eq!(run.code, 4);
+    assert!(run.stdout.contains("limit: time limit of 0.3 s reached after "), "{}", run.stdout);
+    assert!(
+        run.stderr.ends_with(
+            "; raise --timeout (it was 0.3 s), or drop --optimal for a fast answer not proven \
+             optimal\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = npuzzle(&[
+        "solve",
+        "-a",
+        "bfs",
+        "--max-memory",
+        "64",
+        "--threads",
+        "2",
+        "-g",
+        "blank-first",
+        KORF_1,
+        KORF_1,
+    ]);
+    assert_eq!(run.code, 4);
+    assert!(
+        run.stderr.contains(
+            "; raise --max-memory (it was 64 MiB, split across --threads 2: 32 MiB each), or use \
+             an informed search: --algorithm idastar (optimal, little memory) or the default auto\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+// --- Messages a user can act on (item 6) ---
+
+#[test]
+fn an_unsolvable_board_names_the_goal_it_can_reach() {
+    let run = npuzzle(&["solve", UNSOLVABLE_3]);
+    assert_eq!(run.code, 3);
+    let reason = "unsolvable towards blank-last: the tile permutation is odd but the blank is an \
+                  even number of moves from its goal cell; solvable towards snail: use --goal snail";
+    assert_eq!(run.stderr, format!("npuzzle: {reason}\n"));
+    assert!(run.stdout.ends_with(&format!("\n{reason}\n")), "{}", run.stdout);
+    // Korf's instances are meant for blank-first.
+    let run = npuzzle(&["solve", "-f", "json", KORF_1]);
+    assert_eq!(run.code, 3);
+    let error = run.json_lines()[0]["error"].as_str().unwrap().to_string();
+    assert!(error.ends_with("; solvable towards blank-first: use --goal blank-first"), "{error}");
+    // A goal set by the file is changed in the file.
+    let run = npuzzle_with_stdin(
+        &["solve"],
+        Some("# goal: blank-last\n14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3\n"),
+    );
+    assert!(
+        run.stderr.ends_with("; solvable towards blank-first: change the file's '# goal:' line\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+// --- Long work is visible and can be stopped (items 10-12) ---
+
+/// Runs the binary under a pseudo-terminal (util-linux `script`), returning what the
+/// terminal showed (stdout and stderr together) and the exit status.
+fn on_a_terminal(args: &[&str]) -> (i32, String) {
+    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_npuzzle"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &quoted.join(" "), "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux script runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn progress_shows_on_a_terminal_and_not_in_a_pipe() {
+    let args = ["solve", "-a", "idastar", "--timeout", "2.5", SLOW_4];
+    let (code, screen) = on_a_terminal(&args);
+    assert_eq!(code, 4, "{screen}");
+    assert!(screen.contains("nodes, ") && screen.contains("/s, "), "no progress line: {screen}");
+    assert!(screen.contains("bound "), "{screen}");
+    // In a pipe: nothing of it, on stdout or stderr.
+    let run = npuzzle(&args);
+    assert_eq!(run.code, 4);
+    assert!(!run.stderr.contains("/s, ") && !run.stdout.contains("/s, "), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // Unless asked for: then plain lines, one a second.
+    let mut asked = args.to_vec();
+    asked.push("--progress");
+    let run = npuzzle(&asked);
+    assert!(
+        run.stderr.lines().any(|l| l.starts_with("npuzzle: progress: bound ")),
+        "{}",
+        run.stderr
+    );
+    // --quiet keeps the terminal clean of it.
+    let mut quiet = args.to_vec();
+    quiet.push("--quiet");
+    let (_, screen) = on_a_terminal(&quiet);
+    assert!(!screen.contains("/s, "), "{screen}");
+}
+
+#[test]
+fn ctrl_c_cancels_the_search_and_the_batch_and_says_how_far_it_got() {
+    let file = scratch_file(
+        "cancel-batch.txt",
+        &format!("1 2 3/4 5 6/7 0 8\n1 2/0 3\n{SLOW_4}\n{SLOW_4}\n"),
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["solve", "-a", "idastar", "-f", "json", "-i", file.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // Long enough for the first two boards, far from the 60 s the third needs at least.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    let records: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 3, "{stdout}");
+    assert_eq!(
+        (records[0]["status"].as_str(), records[1]["status"].as_str()),
+        (Some("solved"), Some("solved"))
+    );
+    let cancelled = &records[2];
+    assert_eq!(cancelled["status"], "limit");
+    let bound = cancelled["lower_bound"].as_u64().expect("a lower bound");
+    assert!(bound >= 50, "{cancelled}");
+    let error = cancelled["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("search cancelled after ")
+            && error.ends_with(&format!(" (lower bound {bound})")),
+        "{error}"
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.last(), Some(&"npuzzle: cancelled: 2 of 4 boards done"), "{stderr}");
+    assert!(
+        lines[0].starts_with("npuzzle: line 3: limit reached: search cancelled after "),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_batch_summary_counts_statuses_and_a_length_mismatch_fails_the_run() {
+    let file = scratch_file(
+        "summary.txt",
+        &format!("1 2 3/4 5 6/7 0 8 | 1\n1 2 3/4 5 6/0 7 8 | 3\n{UNSOLVABLE_3}\n1 1\n"),
+    );
+    // One bad line rejects the file: nothing is solved, so there is nothing to sum up.
+    let run = npuzzle(&["solve", "--summary", "-f", "moves", "-i", file.to_str().unwrap()]);
+    run.assert_fails(2, "summary.txt: line 4: 2 tiles in one row");
+    assert_eq!((run.stdout.as_str(), run.stderr.lines().count()), ("", 1));
+    let file =
+        scratch_file("summary-ok.txt", "1 2 3/4 5 6/7 0 8 | 1\n1 2 3/4 5 6/0 7 8 | 3\n1 2/0 3\n");
+    let run = npuzzle(&["solve", "--summary", "-f", "moves", "-i", file.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(
+        lines[0],
+        "npuzzle: warning: line 2: found an optimal solution of 2 moves but the input says the \
+         optimum is 3: one of them is wrong"
+    );
+    assert!(
+        lines[1].starts_with(
+            "npuzzle: summary: 3 boards: 3 solved (3 optimal); mean length 1.3; 4 nodes expanded; "
+        ),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(
+        lines[2],
+        "npuzzle: summary: 1 answer contradicts the file's optimal length (line 2)"
+    );
+    // Without --summary, in a pipe: the warning only, and the same exit status.
+    let run = npuzzle(&["solve", "-f", "moves", "-i", file.to_str().unwrap()]);
+    assert_eq!((run.code, run.stderr.lines().count()), (1, 1), "{}", run.stderr);
+    let run = npuzzle(&["solve", "-q", "-f", "moves", "-i", file.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+}
+
+// --- hint (item 14) and notations (item 15) ---
+
+#[test]
+fn hint_lists_every_move_with_the_distance_after_it() {
+    let run = npuzzle(&["hint", "1 2 3/4 5 6/7 0 8"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "board: 1 2 3/4 5 6/7 0 8  goal: 1 2 3/4 5 6/7 8 0\n\
+         distance: 1 move (optimal)\n\
+         best: L (tile 8 slides left)\n\
+         after each move (exact distances):\n\
+         \x20 D  tile 5 slides down   2\n\
+         \x20 L  tile 8 slides left   0  best\n\
+         \x20 R  tile 7 slides right  2\n"
+    );
+    let run = npuzzle(&["hint", "--blank", "1 2 3/4 5 6/7 0 8"]);
+    assert!(
+        run.stdout.contains("best: R (blank moves right (tile 8 slides left))\n"),
+        "{}",
+        run.stdout
+    );
+    let run = npuzzle(&["hint", "-f", "json", HARD_3]);
+    let r = &run.json_lines()[0];
+    assert_eq!((r["distance"].as_u64(), r["exact"].as_bool()), (Some(31), Some(true)));
+    for m in r["moves"].as_array().unwrap() {
+        let d = m["distance"].as_u64().unwrap();
+        assert!(d == 30 || d == 32, "{m}");
+        assert_eq!(m["exact"], true);
+    }
+    let best = r["best"].as_str().unwrap();
+    let after: Vec<&Value> =
+        r["moves"].as_array().unwrap().iter().filter(|m| m["move"] == best).collect();
+    assert_eq!(after[0]["distance"], 30);
+    // Unsolvable: the reason, exit 3.
+    let run = npuzzle(&["hint", UNSOLVABLE_3]);
+    assert_eq!(run.code, 3);
+    assert!(run.stderr.contains("solvable towards snail: use --goal snail"), "{}", run.stderr);
+    // Larger boards: a labelled estimate.
+    let big = npuzzle(&["scramble", "-s", "7x7", "--seed", "2"]).stdout;
+    let run = npuzzle(&["hint", big.trim()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("(a solution found, not proven optimal; lower bound "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "after each move (estimates where not exact: linear-conflict lower bounds):\n"
+        )
+    );
+    assert!(run.stdout.contains(" (estimate)"));
+}
+
+#[test]
+fn moves_in_compact_and_blank_notations_and_the_multi_tile_metric() {
+    let run = npuzzle(&["solve", "-f", "compact", HARD_3, "1 2 3/4 5 6/0 7 8"]);
+    assert_eq!(run.stdout, "D2LUR2UL2DR2DL2URURD2LU2RD2L2U2\nL2\n");
+    let run = npuzzle(&["solve", "-f", "moves", "--blank", "1 2 3/4 5 6/0 7 8"]);
+    assert_eq!(run.stdout, "RR\n");
+    let run = npuzzle(&["solve", "-f", "compact", "--blank", "1 2 3/4 5 6/0 7 8"]);
+    assert_eq!(run.stdout, "R2\n");
+    let run = npuzzle(&["solve", "--blank", "1 2 3/4 5 6/0 7 8"]);
+    assert!(run.stdout.ends_with("moves (blank directions): RR\ncompact (blank directions): R2\nmulti-tile metric: 1 moves\n"), "{}", run.stdout);
+    let run = npuzzle(&["solve", "-f", "json", HARD_3]);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["compact"], "D2LUR2UL2DR2DL2URURD2LU2RD2L2U2");
+    assert_eq!(r["multi_tile_length"], 21);
+    assert_eq!(r["moves"], "DDLURRULLDRRDLLURURDDLUURDDLLUU", "JSON keeps tile directions");
+    let run = npuzzle(&["solve", HARD_3]);
+    assert!(
+        run.stdout
+            .contains("\ncompact: D2LUR2UL2DR2DL2URURD2LU2RD2L2U2\nmulti-tile metric: 21 moves\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_full_stderr_never_panics_a_solve() {
+    for args in [
+        &["solve", UNSOLVABLE_3][..],
+        &["solve", "-a", "bfs", "--max-nodes", "5", HARD_3],
+        &["solve", "1 1"],
+        &["hint", UNSOLVABLE_3],
+    ] {
+        let (code, _) = npuzzle_to(args, Stdio::null(), dev_full());
+        assert!((2..=4).contains(&code), "{args:?} exited {code}");
+    }
+}
+
+// --- Limits hold for every engine ---
+
+#[test]
+fn the_table_and_the_reduction_solver_honour_the_node_and_memory_limits() {
+    let run = npuzzle(&["solve", "--max-nodes", "10", "-f", "json", HARD_3]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!((r["algorithm"].as_str(), r["lower_bound"].as_u64()), (Some("table"), Some(31)));
+    assert_eq!(r["error"], "node limit of 10 reached (lower bound 31)");
+    let big = npuzzle(&["scramble", "-s", "20x20", "--seed", "1"]).stdout;
+    let run = npuzzle(&["solve", "--max-nodes", "100", "-f", "json", big.trim()]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.json_lines()[0]["error"], "node limit of 100 reached (lower bound 5132)");
+    let huge = npuzzle(&["scramble", "-s", "256x256", "--seed", "1"]).stdout;
+    let run = npuzzle_with_stdin(&["solve", "--max-memory", "64", "-f", "json"], Some(&huge));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert!(
+        r["error"].as_str().unwrap().starts_with("memory limit of 64 MiB reached"),
+        "{}",
+        r["error"]
+    );
+    assert!(run.stderr.contains("raise --max-memory (it was 64 MiB)"), "{}", run.stderr);
+}
+
+#[test]
+fn the_anytime_mode_stops_as_soon_as_its_answer_meets_the_lower_bound() {
+    let run = npuzzle(&["solve", "-a", "reduction", "--improve", "3", "-f", "json", "1 2/0 3"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["length"], 1);
+    assert_eq!(
+        r["note"],
+        "not proven optimal: the reduction solver placed rows and columns (Manhattan lower bound \
+         1); the anytime mode improved it from 1 to 1 moves in 1 attempts"
+    );
+}
