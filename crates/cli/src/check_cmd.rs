@@ -252,7 +252,7 @@ fn optimum(board: &Board, goal: &Board, args: &CheckArgs) -> Optimum {
     let options = Options {
         optimal: true,
         limits: Limits {
-            max_memory: Some(args.max_memory),
+            max_memory: Some(crate::solve_cmd::search_memory(args.max_memory, 1)),
             timeout: Some(timeout),
             ..Limits::default()
         },

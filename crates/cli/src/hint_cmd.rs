@@ -75,7 +75,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     let options = Options {
         optimal: board.tiles().len() <= EXACT_CELLS,
         limits: Limits {
-            max_memory: Some(args.max_memory),
+            max_memory: Some(crate::solve_cmd::search_memory(args.max_memory, 1)),
             timeout: Some(args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT)),
             cancel: Some(Arc::clone(&cancel)),
             ..Limits::default()

@@ -32,6 +32,7 @@ mod check_cmd;
 mod hint_cmd;
 mod input;
 mod interrupt;
+mod memory;
 mod output;
 mod progress;
 mod scramble_cmd;
@@ -50,6 +51,7 @@ use crate::args::{Cli, Command};
 const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
+    memory::return_freed_memory();
     match run() {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => {

@@ -76,10 +76,20 @@ impl Report {
                     None
                 }
                 Some(Reason::Unsolvable(parity)) => Some(advice::unsolvable(task, parity)),
-                Some(Reason::Limit(_)) => {
+                Some(Reason::Limit(limit)) => {
                     advice = advice::after_limit(s, given);
                     let bound = s.lower_bound.map(|b| format!(" (lower bound {b})"));
-                    Some(s.error().unwrap_or_default() + &bound.unwrap_or_default())
+                    let what = match limit {
+                        // Each search gets a share of --max-memory (see `search_memory`):
+                        // name the limit the user gave.
+                        Limit::Memory(_) => format!(
+                            "memory limit of {} MiB reached after {} expanded nodes",
+                            given.max_memory >> 20,
+                            thousands(s.stats.expanded)
+                        ),
+                        _ => s.error().unwrap_or_default(),
+                    };
+                    Some(what + &bound.unwrap_or_default())
                 }
                 Some(_) => {
                     advice = advice::after_limit(s, given);
@@ -158,7 +168,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             max_nodes: args.max_nodes,
             // Each thread runs one search at a time, so this keeps the whole run under the
             // limit the user gave.
-            max_memory: Some(args.max_memory / threads),
+            max_memory: Some(search_memory(args.max_memory, threads)),
             timeout: Some(timeout),
             cancel: Some(Arc::clone(&cancel)),
         },
@@ -207,6 +217,19 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         worst = worst.max(EXIT_MISMATCH);
     }
     Ok(ExitCode::from(worst))
+}
+
+/// What the solver's tables may take besides the searches: they are built on first use and
+/// kept (about 16 MB for every 4x4 goal, 3 MB for 3x3).
+const TABLE_RESERVE: usize = 20 << 20;
+
+/// The memory each of `threads` searches may use so that the whole process stays within
+/// `max_memory`: what is left after what the process holds now (the program, the input) and
+/// the solver's tables, shared out. Never below 1 MiB, so a tiny limit still stops a
+/// search at once with a memory limit rather than refusing it.
+pub fn search_memory(max_memory: usize, threads: usize) -> usize {
+    let held = stdio::resident_bytes().unwrap_or(0) + TABLE_RESERVE;
+    (max_memory.saturating_sub(held) / threads.max(1)).max(1 << 20)
 }
 
 /// How many boards may wait for their turn to be printed, per thread: enough to keep every

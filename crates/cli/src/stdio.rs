@@ -54,6 +54,14 @@ fn stdout_was_closed() -> bool {
     false
 }
 
+/// The memory the process holds now (its resident set), when the system says (Linux).
+pub fn resident_bytes() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?;
+    let kb: usize = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Writes `bytes` to stdout and flushes.
 ///
 /// # Errors

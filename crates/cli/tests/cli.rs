@@ -1398,3 +1398,55 @@ fn the_anytime_mode_stops_as_soon_as_its_answer_meets_the_lower_bound() {
          1); the anytime mode improved it from 1 to 1 moves in 1 attempts"
     );
 }
+
+/// Runs the binary under `/usr/bin/time` and returns its exit status, its stderr (without
+/// time's line) and its peak resident memory in bytes.
+fn peak_memory(args: &[&str], stdin: Option<&str>) -> (i32, String, u64) {
+    let mut child = Command::new("/usr/bin/time")
+        .args(["-f", "peak-kb %M", env!("CARGO_BIN_EXE_npuzzle")])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("/usr/bin/time runs (scripts/test installs it)");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or_default().as_bytes()).unwrap();
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let (rest, peak) = stderr.trim_end().rsplit_once("peak-kb ").expect("time's report");
+    (out.status.code().unwrap_or(-1), rest.to_string(), peak.parse::<u64>().unwrap() * 1024)
+}
+
+#[test]
+fn the_memory_limit_holds_for_the_whole_process() {
+    let mib = |n: u64| n << 20;
+    // Breadth-first search of a random 15-puzzle: it runs into any limit.
+    let (code, stderr, peak) = peak_memory(
+        &["solve", "-a", "bfs", "--max-memory", "64", "-g", "blank-first", KORF_1],
+        None,
+    );
+    assert_eq!(code, 4, "{stderr}");
+    assert!(
+        stderr.starts_with("npuzzle: limit reached: memory limit of 64 MiB reached after "),
+        "{stderr}"
+    );
+    assert!(peak <= mib(64), "peak {peak} bytes over 64 MiB");
+    // Depth-first search of a batch on two threads: the searches' freed memory goes back.
+    let boards = npuzzle(&["scramble", "-n", "6", "--seed", "5"]).stdout;
+    let (code, stderr, peak) = peak_memory(
+        &["solve", "-a", "dfs", "--threads", "2", "--max-memory", "128", "-q", "-f", "moves"],
+        Some(&boards),
+    );
+    assert!(code == 0 || code == 4, "{stderr}");
+    assert!(peak <= mib(128), "peak {peak} bytes over 128 MiB");
+    // And the limit is not far from what the process may really use: A* solves this board
+    // in 256 MiB (it stopped at a quarter of that when the count was three times too high).
+    let (code, stderr, peak) = peak_memory(
+        &["solve", "-a", "astar", "--max-memory", "256", "-g", "blank-first", KORF_1],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(peak <= mib(256));
+}

@@ -16,17 +16,9 @@
 use npuzzle_core::Moves;
 use npuzzle_search::{Budget, Flow, Stop};
 
-use super::closed::{NONE, Record, SCRATCH, Scratch, trace};
+use super::closed::{NONE, Record, SCRATCH, Scratch, resident_bytes, trace};
 use super::{Engine, Node, Watch};
 use crate::solution::{Ended, Stats};
-
-/// Bytes one generated position costs A*: its record, three times over (the records'
-/// buffer is at most twice its contents, plus the old buffer while it grows).
-const OPEN_BYTES: usize = 3 * size_of::<Record>();
-
-/// Bytes one expanded position costs A* in the closed set: up to four 16-byte slots, and
-/// six while the table grows.
-const CLOSED_BYTES: usize = 6 * 16;
 
 /// The bucket of a node with cost `g` and heuristic `h`: buckets are ordered by `f = g + h`,
 /// and within one `f` by decreasing `g` (increasing `h`), so `f(f + 1) / 2 + h` numbers them
@@ -141,8 +133,8 @@ fn search<const WIDE: bool>(
         generated += made;
         open += made;
         max_open = max_open.max(open);
-        let bytes = records.len() * OPEN_BYTES + expanded as usize * CLOSED_BYTES;
-        if bytes as u64 >= budget.max_bytes() {
+        // One closed-set entry per record taken off the open list.
+        if resident_bytes(records.len(), index, 1) >= budget.max_bytes() {
             break Err(Ended::Stopped(Stop::Memory));
         }
     };

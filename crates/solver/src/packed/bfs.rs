@@ -4,7 +4,7 @@
 use npuzzle_core::Moves;
 use npuzzle_search::{Budget, Flow, Stop};
 
-use super::closed::{NONE, RECORD_BYTES, Record, SCRATCH, Scratch, trace};
+use super::closed::{NONE, Record, SCRATCH, Scratch, resident_bytes, trace};
 use super::{Engine, Node, Watch};
 use crate::solution::{Ended, Stats};
 
@@ -17,8 +17,6 @@ pub(crate) fn bfs(
     watch: &mut Watch<'_>,
     stats: &mut Stats,
 ) -> Result<Moves, Ended> {
-    let max_stored =
-        usize::try_from(budget.max_bytes() / RECORD_BYTES as u64).unwrap_or(usize::MAX);
     SCRATCH.with_borrow_mut(|scratch| {
         scratch.reset(e.width * e.height > 10);
         let Scratch { records, index, .. } = scratch;
@@ -53,7 +51,7 @@ pub(crate) fn bfs(
                 if !index.visit(child.rows, 0) {
                     continue;
                 }
-                if records.len() >= max_stored {
+                if resident_bytes(records.len() + 1, index, 1) > budget.max_bytes() {
                     return Err(Ended::Stopped(Stop::Memory));
                 }
                 records.push(Record::new(child, head as u32, NONE, rec.g + 1, k));
