@@ -1450,3 +1450,26 @@ fn the_memory_limit_holds_for_the_whole_process() {
     assert_eq!(code, 0, "{stderr}");
     assert!(peak <= mib(256));
 }
+
+#[test]
+fn a_memory_hungry_search_stops_within_its_time_limit() {
+    // Breadth-first search grows its closed set by rehashing, which no check interrupts: it
+    // must not start a rehash it cannot finish in time (3 s became 4.8 s).
+    let run = npuzzle(&[
+        "solve",
+        "-a",
+        "bfs",
+        "--timeout",
+        "2",
+        "-g",
+        "blank-first",
+        "-f",
+        "json",
+        KORF_1,
+    ]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert!(r["error"].as_str().unwrap().starts_with("time limit of 2 s reached"), "{r}");
+    let seconds = r["seconds"].as_f64().unwrap();
+    assert!(seconds <= 2.5, "a 2 s limit took {seconds} s");
+}

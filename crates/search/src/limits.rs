@@ -129,6 +129,12 @@ impl<'a> Budget<'a> {
         self.max_bytes
     }
 
+    /// The deadline, if there is one: for work that must not start when it cannot finish in
+    /// time (a hash table's rehash, which no check interrupts).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     #[cold]
     #[inline(never)]
     fn check_clock(&self) -> Result<(), Stop> {

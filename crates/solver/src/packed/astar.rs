@@ -101,6 +101,11 @@ fn search<const WIDE: bool>(
             if let Err(stop) = budget.check_expand(expanded) {
                 break Err(Ended::Stopped(stop));
             }
+            // At most one closed-set entry per expansion until the next check (duplicates
+            // add none).
+            if index.growth_overruns(1024, budget.deadline()) {
+                break Err(Ended::Stopped(Stop::Time));
+            }
             if expanded > 0 && watch.progress(expanded, generated, open) == Flow::Stop {
                 break Err(Ended::Stopped(Stop::Cancelled));
             }

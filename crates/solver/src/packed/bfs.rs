@@ -31,6 +31,10 @@ pub(crate) fn bfs(
             let rec = records[head];
             budget.check_expand(stats.expanded).map_err(Ended::Stopped)?;
             if stats.expanded & 1023 == 0 && stats.expanded > 0 {
+                // At most three new positions per expansion until the next check.
+                if index.growth_overruns(3 * 1024, budget.deadline()) {
+                    return Err(Ended::Stopped(Stop::Time));
+                }
                 let frontier = (records.len() - head) as u64;
                 if watch.progress(stats.expanded, stats.generated, frontier) == Flow::Stop {
                     return Err(Ended::Stopped(Stop::Cancelled));

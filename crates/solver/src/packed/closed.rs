@@ -2,6 +2,8 @@
 //! of stored positions, the closed set, and the per-thread scratch that keeps them between
 //! searches.
 
+use std::time::{Duration, Instant};
+
 use npuzzle_core::{Move, Moves};
 
 use super::Node;
@@ -75,6 +77,8 @@ pub(super) struct Closed {
     len: usize,
     /// The current search's number; a slot with another number is empty.
     epoch: u16,
+    /// How long the last growth took (each takes about twice as long as the one before).
+    last_growth: Duration,
 }
 
 impl Closed {
@@ -88,6 +92,7 @@ impl Closed {
             shift: 64 - Self::START.trailing_zeros(),
             len: 0,
             epoch: 1,
+            last_growth: Duration::ZERO,
         }
     }
 
@@ -171,8 +176,28 @@ impl Closed {
         if 2 * (self.len + more) > slots { 3 * bytes } else { bytes }
     }
 
+    /// Whether `more` new entries would make the table grow, and growing it (a rehash no
+    /// limit check interrupts: seconds for a table of tens of millions of entries) would not
+    /// finish before `deadline`. Searches ask at their periodic checks and stop in time
+    /// instead of overrunning their time limit by the length of a rehash.
+    pub(super) fn growth_overruns(&self, more: usize, deadline: Option<Instant>) -> bool {
+        let Some(deadline) = deadline else { return false };
+        let slots = self.words.len() >> usize::from(self.wide);
+        if 2 * (self.len + more) <= slots {
+            return false;
+        }
+        // The next growth moves twice as many entries as the last; allow three times its time.
+        Instant::now().checked_add(3 * self.last_growth).is_none_or(|end| end > deadline)
+    }
+
     #[cold]
     fn grow(&mut self) {
+        let started = Instant::now();
+        self.grow_table();
+        self.last_growth = started.elapsed();
+    }
+
+    fn grow_table(&mut self) {
         let doubled = vec![0; 2 * self.words.len()];
         let old = std::mem::replace(&mut self.words, doubled);
         let epoch = u64::from(self.epoch);
