@@ -1473,3 +1473,13 @@ fn a_memory_hungry_search_stops_within_its_time_limit() {
     let seconds = r["seconds"].as_f64().unwrap();
     assert!(seconds <= 2.5, "a 2 s limit took {seconds} s");
 }
+
+#[test]
+fn a_long_batch_streams_instead_of_being_held() {
+    // 4 MiB of 2x2 boards (half a million): holding them as jobs took 36 times the text
+    // (a 64 MiB file reached 2.3 GB); streamed, the process holds the text and little else.
+    let text = "1 2/3 0\n".repeat((4 << 20) / 8);
+    let (code, stderr, peak) = peak_memory(&["solve", "-q", "-f", "moves"], Some(&text));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(peak <= 40 << 20, "peak {} MiB for a 4 MiB batch", peak >> 20);
+}
