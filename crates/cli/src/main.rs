@@ -24,6 +24,7 @@
 mod args;
 mod input;
 mod output;
+mod play_cmd;
 mod scramble_cmd;
 mod solve_cmd;
 
@@ -69,6 +70,7 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve_cmd::run(&args),
         Command::Scramble(args) => scramble_cmd::run(&args),
+        Command::Play(args) => play_cmd::run(&args),
     }
 }
 
