@@ -114,7 +114,13 @@ def render(grid, out):
             if bg:
                 draw.rectangle([px, py, px + cw - 1, py + ch - 1], fill=bg)
             colour = fg or FG
-            if c in "─━":
+            if c == "█":
+                draw.rectangle([px, py, px + cw - 1, py + ch - 1], fill=colour)
+            elif c == "▀":
+                draw.rectangle([px, py, px + cw - 1, py + ch // 2 - 1], fill=colour)
+            elif c == "▄":
+                draw.rectangle([px, py + ch // 2, px + cw - 1, py + ch - 1], fill=colour)
+            elif c in "─━":
                 draw.line([px, py + ch // 2, px + cw, py + ch // 2], fill=colour, width=1 if c == "─" else 3)
             elif c in "│┃":
                 draw.line([px + cw // 2, py, px + cw // 2, py + ch], fill=colour, width=1 if c == "│" else 3)

@@ -8,7 +8,9 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crossterm::event::{self, Event, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{
+    self, Event, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
+};
 use npuzzle_core::{Board, Goal, GoalError, Move, Scrambler, Size};
 use npuzzle_solver::heuristic;
 use npuzzle_solver::{Algorithm, Heuristic};
@@ -352,8 +354,13 @@ impl App {
 
     /// Handles a key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
-        if let Some(action) = keys::action(key) {
-            self.act(action);
+        match keys::action(key) {
+            Some(action) => self.act(action),
+            // Any key closes the help, even one that means nothing else.
+            None if self.mode == Mode::Help && key.kind != KeyEventKind::Release => {
+                self.mode = Mode::Play;
+            }
+            None => {}
         }
     }
 
@@ -428,7 +435,11 @@ impl App {
     ///
     /// # Errors
     /// When the terminal cannot be drawn on or read from.
-    pub fn run<B: Backend>(&mut self, terminal: &mut Terminal<B>, stop: &AtomicBool) -> io::Result<()> {
+    pub fn run<B: Backend>(
+        &mut self,
+        terminal: &mut Terminal<B>,
+        stop: &AtomicBool,
+    ) -> io::Result<()> {
         loop {
             self.tick(Instant::now());
             if stop.load(Ordering::Relaxed) {
@@ -622,7 +633,9 @@ impl App {
         if grow {
             if let Err((w, h)) = Grid::fit(Screen::new(self.area).board_inner, new) {
                 self.say(
-                    &format!("a {new} board needs {w}x{h} cells for its tiles: enlarge the terminal"),
+                    &format!(
+                        "a {new} board needs {w}x{h} cells for its tiles: enlarge the terminal"
+                    ),
                     Tone::Warn,
                 );
                 return;
@@ -783,4 +796,291 @@ pub fn clock(time: Duration) -> String {
     let tenths = time.as_millis() / 100;
     let (h, m, s, t) = (tenths / 36_000, tenths / 600 % 60, tenths / 10 % 60, tenths % 10);
     if h > 0 { format!("{h}:{m:02}:{s:02}.{t}") } else { format!("{m}:{s:02}.{t}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyCode, KeyModifiers};
+
+    /// Long enough for any hint or solve these tests ask for (all instant in practice);
+    /// only a hang would reach it.
+    const PATIENCE: Duration = Duration::from_secs(60);
+
+    fn app(board: &str) -> App {
+        app_with(board, Goal::BlankLast)
+    }
+
+    fn app_with(board: &str, goal: Goal) -> App {
+        let board: Board = board.parse().unwrap();
+        let config = Config { size: board.size(), goal, board: Some(board), seed: 7, color: true };
+        App::new(config, Instant::now()).unwrap()
+    }
+
+    fn press(app: &mut App, code: KeyCode) {
+        app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    fn chars(app: &mut App, keys: &str) {
+        for c in keys.chars() {
+            press(app, KeyCode::Char(c));
+        }
+    }
+
+    fn click(app: &mut App, x: usize, y: usize) {
+        let screen = Screen::new(app.area);
+        let grid = Grid::fit(screen.board_inner, app.board().size()).unwrap();
+        let r = grid.tile(x, y);
+        app.handle_mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: r.x + r.width / 2,
+            row: r.y + r.height / 2,
+            modifiers: KeyModifiers::NONE,
+        });
+    }
+
+    /// Waits for the worker's answers until `done` holds.
+    fn settle_until(app: &mut App, done: impl Fn(&App) -> bool) {
+        let deadline = Instant::now() + PATIENCE;
+        while !done(app) {
+            assert!(Instant::now() < deadline, "the worker did not answer");
+            app.settle(Duration::from_millis(50));
+        }
+    }
+
+    #[test]
+    fn arrows_move_tiles_and_b_switches_to_the_blank() {
+        let mut a = app("1 2 3/4 0 5/7 8 6");
+        press(&mut a, KeyCode::Left); // the 5 slides left
+        assert_eq!(a.board().to_string(), "1 2 3/4 5 0/7 8 6");
+        chars(&mut a, "b");
+        assert!(a.moves_blank());
+        press(&mut a, KeyCode::Down); // the blank goes down: the 6 slides up
+        assert_eq!(a.board().to_string(), "1 2 3/4 5 6/7 8 0");
+        assert!(a.game().is_solved());
+        assert_eq!(a.note(), Some(("solved in 2 moves, 0:00.0", Tone::Good)));
+        assert_eq!(a.assist(), Assist::None);
+    }
+
+    #[test]
+    fn shifted_letters_move_and_lowercase_ones_explain() {
+        let mut a = app("1 2 3/4 0 5/7 8 6");
+        chars(&mut a, "A"); // WASD: left
+        assert_eq!(a.board().to_string(), "1 2 3/4 5 0/7 8 6");
+        chars(&mut a, "K"); // HJKL: up
+        assert_eq!(a.board().to_string(), "1 2 3/4 5 6/7 8 0");
+        chars(&mut a, "uu");
+        chars(&mut a, "a");
+        assert_eq!(a.board().to_string(), "1 2 3/4 0 5/7 8 6");
+        assert!(a.note().unwrap().0.starts_with("letters move with Shift (A)"));
+    }
+
+    #[test]
+    fn an_impossible_move_changes_nothing_and_says_why() {
+        let mut a = app("1 2 3/4 5 6/7 8 0");
+        press(&mut a, KeyCode::Up);
+        assert_eq!(a.board().to_string(), "1 2 3/4 5 6/7 8 0");
+        assert_eq!(a.note(), Some(("no tile can slide up", Tone::Info)));
+        assert_eq!(a.game().moves(), 0);
+    }
+
+    #[test]
+    fn undo_redo_and_reset() {
+        let mut a = app("1 2 3/4 0 5/7 8 6");
+        press(&mut a, KeyCode::Left);
+        press(&mut a, KeyCode::Up);
+        chars(&mut a, "u");
+        assert_eq!(a.board().to_string(), "1 2 3/4 5 0/7 8 6");
+        chars(&mut a, "y");
+        assert!(a.game().is_solved());
+        press(&mut a, KeyCode::Backspace);
+        assert_eq!(a.game().moves(), 1);
+        chars(&mut a, "0");
+        assert_eq!(a.board().to_string(), "1 2 3/4 0 5/7 8 6");
+        assert_eq!(a.game().moves(), 0);
+        chars(&mut a, "y");
+        assert_eq!(a.note(), Some(("nothing to redo", Tone::Info)));
+    }
+
+    #[test]
+    fn a_click_slides_the_run_up_to_the_blank() {
+        let mut a = app("1 2 3 4/5 6 7 8/9 10 11 12/0 13 14 15");
+        a.set_area(Rect::new(0, 0, 80, 24));
+        click(&mut a, 3, 3); // three tiles slide left at once
+        assert_eq!(a.board().to_string(), "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0");
+        assert_eq!(a.game().moves(), 3);
+        click(&mut a, 3, 0); // the column above the blank slides down
+        assert_eq!(a.board().to_string(), "1 2 3 0/5 6 7 4/9 10 11 8/13 14 15 12");
+        click(&mut a, 0, 2); // neither row nor column: nothing
+        assert_eq!(a.game().moves(), 6);
+        assert_eq!(a.note(), Some(("click a tile in the blank's row or column", Tone::Info)));
+        chars(&mut a, "u"); // one undo takes back the whole run
+        assert_eq!(a.board().to_string(), "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0");
+    }
+
+    #[test]
+    fn scramble_deals_a_solvable_board_and_a_fresh_game() {
+        let mut a = app("1 2 3/4 0 5/7 8 6");
+        press(&mut a, KeyCode::Left);
+        chars(&mut a, "r");
+        assert_eq!(a.game().moves(), 0);
+        assert!(a.board().is_solvable(a.game().goal()));
+        assert_ne!(a.board(), a.game().goal());
+        let first = a.board().clone();
+        chars(&mut a, "0");
+        assert_eq!(*a.board(), first, "reset goes back to the scrambled start");
+    }
+
+    #[test]
+    fn plus_and_minus_change_the_size_within_the_terminal() {
+        let mut a = app("1 2 3/4 0 5/7 8 6");
+        a.set_area(Rect::new(0, 0, 80, 24));
+        chars(&mut a, "+");
+        assert_eq!(a.board().size().to_string(), "4x4");
+        assert!(a.board().is_solvable(a.game().goal()));
+        chars(&mut a, "---");
+        assert_eq!(a.board().size().to_string(), "2x2");
+        assert_eq!(a.note(), Some(("2x2 is the smallest board", Tone::Warn)));
+        // 30x8 leaves 28x4 cells for the tiles: room for four rows of one-row tiles.
+        a.set_area(Rect::new(0, 0, 30, 8));
+        chars(&mut a, "++++");
+        assert_eq!(a.board().size().to_string(), "4x4");
+        assert!(a.note().unwrap().0.contains("enlarge the terminal"));
+    }
+
+    #[test]
+    fn an_explicit_goal_fixes_the_size() {
+        let mut a = app_with("1 2 3/4 0 5/7 8 6", "1 2 3/4 5 6/7 8 0".parse().unwrap());
+        chars(&mut a, "+");
+        assert_eq!(a.board().size().to_string(), "3x3");
+        assert_eq!(a.note(), Some(("the goal board fixes the size at 3x3", Tone::Warn)));
+    }
+
+    #[test]
+    fn hint_shows_the_next_optimal_move_and_the_distance() {
+        let mut a = app("8 6 7/2 5 4/3 0 1");
+        assert_eq!(a.distance(), Distance::AtLeast(23));
+        chars(&mut a, "h");
+        assert_eq!(a.assist(), Assist::Hints);
+        settle_until(&mut a, |a| a.hint().is_some());
+        let hint = a.hint().unwrap().unwrap().unwrap();
+        assert!(hint.optimal);
+        assert_eq!(hint.distance, 31);
+        assert_eq!(a.distance(), Distance::Exact(31));
+        assert_eq!(a.next_tile(), Some(hint.tile));
+        // Following the hint gets one closer; the hint itself goes away.
+        let key = match hint.step {
+            Move::Up => KeyCode::Up,
+            Move::Down => KeyCode::Down,
+            Move::Left => KeyCode::Left,
+            Move::Right => KeyCode::Right,
+        };
+        press(&mut a, key);
+        assert!(a.hint().is_none());
+        settle_until(&mut a, |a| a.distance() == Distance::Exact(30));
+    }
+
+    #[test]
+    fn solve_plays_the_solution_back_under_the_players_control() {
+        let mut a = app("4 1 3/0 2 5/7 8 6");
+        let t0 = Instant::now();
+        a.tick(t0);
+        chars(&mut a, "s");
+        assert!(matches!(a.mode(), Mode::Solving { .. }));
+        // Keys other than Esc and q wait for the solver.
+        press(&mut a, KeyCode::Left);
+        assert_eq!(a.game().moves(), 0);
+        settle_until(&mut a, |a| matches!(a.mode(), Mode::Replay(_)));
+        let Mode::Replay(replay) = a.mode() else { unreachable!() };
+        assert_eq!((replay.len(), replay.optimal()), (5, true));
+        assert_eq!(a.distance(), Distance::Exact(5));
+        assert_eq!(a.speed(), 5);
+        // Nothing moves before the first move is due (a fifth of a second at 5 moves/s).
+        a.tick(t0 + Duration::from_millis(100));
+        assert_eq!(a.game().moves(), 0);
+        a.tick(t0 + Duration::from_millis(250));
+        assert_eq!(a.game().moves(), 1);
+        chars(&mut a, " "); // pause: time passes, nothing moves
+        a.tick(t0 + Duration::from_secs(10));
+        assert_eq!(a.game().moves(), 1);
+        chars(&mut a, "."); // one step
+        assert_eq!(a.game().moves(), 2);
+        chars(&mut a, "++");
+        assert_eq!(a.speed(), 12);
+        chars(&mut a, " ");
+        for ms in 1..=3 {
+            a.tick(t0 + Duration::from_secs(10) + Duration::from_millis(100 * ms));
+        }
+        assert_eq!(a.mode(), &Mode::Play);
+        assert!(a.game().is_solved());
+        assert_eq!(a.game().moves(), 5);
+        assert_eq!(a.assist(), Assist::Solver);
+        assert_eq!(a.note(), Some(("the solver finished: 5 moves (optimal)", Tone::Good)));
+        // The playback is in the history like any move.
+        chars(&mut a, "u");
+        assert_eq!(a.game().moves(), 4);
+    }
+
+    #[test]
+    fn a_key_during_playback_stops_it_and_acts() {
+        let mut a = app("4 1 3/0 2 5/7 8 6");
+        chars(&mut a, "s");
+        settle_until(&mut a, |a| matches!(a.mode(), Mode::Replay(_)));
+        press(&mut a, KeyCode::Up); // the player takes over: the 7 slides up
+        assert_eq!(a.mode(), &Mode::Play);
+        assert_eq!(a.board().to_string(), "4 1 3/7 2 5/0 8 6");
+        chars(&mut a, "s");
+        settle_until(&mut a, |a| matches!(a.mode(), Mode::Replay(_)));
+        press(&mut a, KeyCode::Esc); // Esc stops the playback, not the game
+        assert_eq!(a.mode(), &Mode::Play);
+    }
+
+    #[test]
+    fn esc_cancels_a_solve_and_the_game_goes_on() {
+        // A hard 4x4 board: the solve would take seconds.
+        let mut a = app("0 9 6 3/8 14 12 13/5 2 7 11/15 10 1 4");
+        chars(&mut a, "s");
+        assert!(matches!(a.mode(), Mode::Solving { .. }));
+        press(&mut a, KeyCode::Esc);
+        assert_eq!(a.mode(), &Mode::Play);
+        assert_eq!(a.note(), Some(("solve cancelled", Tone::Info)));
+        press(&mut a, KeyCode::Esc);
+        assert_eq!(a.mode(), &Mode::Quit);
+    }
+
+    #[test]
+    fn q_and_ctrl_c_quit_from_every_mode() {
+        let mut a = app("1 2 3/4 0 5/7 8 6");
+        chars(&mut a, "?");
+        assert_eq!(a.mode(), &Mode::Help);
+        chars(&mut a, "x"); // any key closes the help
+        assert_eq!(a.mode(), &Mode::Play);
+        chars(&mut a, "?q");
+        assert_eq!(a.mode(), &Mode::Quit);
+
+        let mut a = app("0 9 6 3/8 14 12 13/5 2 7 11/15 10 1 4");
+        chars(&mut a, "s");
+        a.handle_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        assert_eq!(a.mode(), &Mode::Quit);
+    }
+
+    #[test]
+    fn an_unsolvable_board_is_refused() {
+        let board: Board = "2 1 3/4 5 6/7 8 0".parse().unwrap();
+        let config = Config {
+            size: board.size(),
+            goal: Goal::BlankLast,
+            board: Some(board),
+            seed: 1,
+            color: true,
+        };
+        let err = App::new(config, Instant::now()).unwrap_err();
+        assert!(matches!(err, StartError::Unsolvable(_)));
+    }
+
+    #[test]
+    fn clock_format() {
+        assert_eq!(clock(Duration::from_millis(83_456)), "1:23.4");
+        assert_eq!(clock(Duration::from_secs(3723)), "1:02:03.0");
+    }
 }

@@ -73,7 +73,8 @@ pub struct Grid {
 /// Tile shapes from largest to smallest: (least width, height, column gap, row gap). A
 /// terminal cell is about twice as tall as it is wide, so a tile twice as wide as it is tall
 /// looks square.
-const SHAPES: [(u16, u16, u16, u16); 4] = [(11, 5, 2, 1), (7, 3, 1, 1), (0, 1, 1, 1), (0, 1, 1, 0)];
+const SHAPES: [(u16, u16, u16, u16); 6] =
+    [(19, 9, 3, 1), (15, 7, 2, 1), (11, 5, 2, 1), (7, 3, 1, 1), (0, 1, 1, 1), (0, 1, 1, 0)];
 
 impl Grid {
     /// The largest grid of evenly sized tiles for `size` that fits in `area`, centred in it;
@@ -171,9 +172,9 @@ mod tests {
 
     #[test]
     fn tiles_are_even_and_numbers_centred() {
-        let area = Rect::new(0, 0, 100, 40);
+        let area = Rect::new(0, 0, 60, 25);
         let g = Grid::fit(area, size(3, 3)).unwrap();
-        assert_eq!((g.tile_w, g.tile_h), (11, 5));
+        assert_eq!((g.tile_w, g.tile_h), (15, 7));
         let g = Grid::fit(area, size(4, 4)).unwrap();
         // Two digits: an even width, so "12" has the same padding on both sides.
         assert_eq!((g.tile_w, g.tile_h), (12, 5));

@@ -54,7 +54,10 @@ impl Theme {
             color: true,
             tile: Style::new().fg(white).bg(Color::Indexed(25)).add_modifier(bold),
             tile_home: Style::new().fg(white).bg(Color::Indexed(29)).add_modifier(bold),
-            tile_next: Style::new().fg(Color::Indexed(16)).bg(Color::Indexed(214)).add_modifier(bold),
+            tile_next: Style::new()
+                .fg(Color::Indexed(16))
+                .bg(Color::Indexed(214))
+                .add_modifier(bold),
             frame: Style::new().fg(Color::Indexed(244)),
             frame_solved: Style::new().fg(Color::Indexed(41)).add_modifier(bold),
             header: Style::new().fg(Color::Indexed(252)).bg(Color::Indexed(236)),

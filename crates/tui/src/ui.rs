@@ -199,9 +199,13 @@ impl App {
                 ("q", "quit"),
             ],
             Mode::Solving { .. } => &[("Esc", "cancel"), ("q", "quit")],
-            Mode::Replay(_) => {
-                &[("space", "pause"), (".", "step"), ("+-", "speed"), ("Esc", "stop"), ("q", "quit")]
-            }
+            Mode::Replay(_) => &[
+                ("space", "pause"),
+                (".", "step"),
+                ("+-", "speed"),
+                ("Esc", "stop"),
+                ("q", "quit"),
+            ],
             Mode::Help | Mode::Quit => &[("any key", "close"), ("q", "quit")],
         };
         let mut spans = vec![Span::raw(" ")];
@@ -285,12 +289,39 @@ impl BoardView<'_> {
             }
             buf.set_style(rect, number_style);
         }
+        // Big digits on big tiles (inside a monochrome box's border too).
+        let room = if theme.color { rect.width } else { rect.width.saturating_sub(2) };
+        let big_width = u16::try_from(label.len() * 4 - 1).unwrap_or(u16::MAX);
+        if rect.height >= 5 && big_width + 2 <= room {
+            let x = rect.x + (rect.width - big_width) / 2;
+            let y = rect.y + (rect.height - 3) / 2;
+            for (row, dy) in (0..3).zip(0u16..) {
+                let text: Vec<&str> =
+                    label.bytes().map(|d| BIG_DIGITS[usize::from(d - b'0')][row]).collect();
+                buf.set_string(x, y + dy, text.join(" "), number_style);
+            }
+            return;
+        }
         let width = u16::try_from(label.len()).unwrap_or(rect.width).min(rect.width);
         let x = rect.x + (rect.width - width) / 2;
         let y = rect.y + rect.height / 2;
         buf.set_string(x, y, &label, number_style);
     }
 }
+
+/// Digits three cells wide and three tall, drawn with half blocks, for big tiles.
+const BIG_DIGITS: [[&str; 3]; 10] = [
+    ["█▀█", "█ █", "▀▀▀"],
+    ["▀█ ", " █ ", "▀▀▀"],
+    ["▀▀█", "█▀▀", "▀▀▀"],
+    ["▀▀█", " ▀█", "▀▀▀"],
+    ["█ █", "▀▀█", "  ▀"],
+    ["█▀▀", "▀▀█", "▀▀▀"],
+    ["█▀▀", "█▀█", "▀▀▀"],
+    ["▀▀█", "  █", "  ▀"],
+    ["█▀█", "█▀█", "▀▀▀"],
+    ["█▀█", "▀▀█", "▀▀▀"],
+];
 
 /// The list of every key, over the middle of the screen.
 #[derive(Clone, Copy, Debug)]
@@ -365,4 +396,162 @@ fn short_goal(goal: &Board) -> String {
         }
     }
     "custom".to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::app::Config;
+    use npuzzle_core::Goal;
+
+    /// The buffer's text, one string per line (styles dropped).
+    fn lines(buf: &Buffer) -> Vec<String> {
+        let area = buf.area;
+        (area.top()..area.bottom())
+            .map(|y| (area.left()..area.right()).map(|x| buf[(x, y)].symbol()).collect())
+            .collect()
+    }
+
+    fn app(board: &str, color: bool) -> App {
+        let board: Board = board.parse().unwrap();
+        let config = Config {
+            size: board.size(),
+            goal: Goal::BlankLast,
+            board: Some(board),
+            seed: 1,
+            color,
+        };
+        App::new(config, Instant::now()).unwrap()
+    }
+
+    fn render(app: &App, width: u16, height: u16) -> Buffer {
+        let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+        app.render(buf.area, &mut buf);
+        buf
+    }
+
+    #[track_caller]
+    fn assert_lines(buf: &Buffer, expected: &[&str]) {
+        let actual = lines(buf);
+        assert_eq!(actual.len(), expected.len(), "line count");
+        for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+            assert_eq!(a, e, "line {i}");
+        }
+    }
+
+    #[test]
+    fn whole_screen_at_80x24_monochrome() {
+        let app = app("8 6 7/2 5 4/3 0 1", false);
+        assert_lines(
+            &render(&app, 80, 24),
+            &[
+                " npuzzle  play · arrows move tiles                                              ",
+                "╭───────────────── 8-puzzle · 3x3 ─────────────────╮╭ Game ────────────────────╮",
+                "│                                                  ││ Moves                  0 │",
+                "│      ┌─────────┐  ┌─────────┐  ┌─────────┐       ││ Time              0:00.0 │",
+                "│      │   █▀█   │  │   █▀▀   │  │   ▀▀█   │       ││ Distance            ≥ 23 │",
+                "│      │   █▀█   │  │   █▀█   │  │     █   │       ││ Goal          blank-last │",
+                "│      │   ▀▀▀   │  │   ▀▀▀   │  │     ▀   │       ││                          │",
+                "│      └─────────┘  └─────────┘  └─────────┘       ││                          │",
+                "│                                                  ││                          │",
+                "│      ┌─────────┐  ┏━━━━━━━━━┓  ┌─────────┐       ││                          │",
+                "│      │   ▀▀█   │  ┃   █▀▀   ┃  │   █ █   │       ││                          │",
+                "│      │   █▀▀   │  ┃   ▀▀█   ┃  │   ▀▀█   │       ││                          │",
+                "│      │   ▀▀▀   │  ┃   ▀▀▀   ┃  │     ▀   │       ││                          │",
+                "│      └─────────┘  ┗━━━━━━━━━┛  └─────────┘       ││                          │",
+                "│                                                  ││                          │",
+                "│      ┌─────────┐               ┌─────────┐       ││                          │",
+                "│      │   ▀▀█   │               │   ▀█    │       ││                          │",
+                "│      │    ▀█   │               │    █    │       ││                          │",
+                "│      │   ▀▀▀   │               │   ▀▀▀   │       ││                          │",
+                "│      └─────────┘               └─────────┘       ││                          │",
+                "│                                                  ││                          │",
+                "│                                                  ││                          │",
+                "╰──────────────────────────────────────────────────╯╰──────────────────────────╯",
+                " ←↑↓→ move  u undo  y redo  h hint  s solve  r new  +- size  ? keys  q quit     ",
+            ],
+        );
+    }
+
+    #[test]
+    fn small_tiles_are_one_row_with_plain_numbers() {
+        let board: Board = "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15".parse().unwrap();
+        let goal = Goal::BlankLast.board(board.size()).unwrap();
+        let theme = Theme::monochrome();
+        let view = BoardView { board: &board, goal: &goal, theme: &theme, next: Some(15) };
+        let mut buf = Buffer::empty(Rect::new(0, 0, 19, 7));
+        view.render(buf.area, &mut buf);
+        assert_lines(
+            &buf,
+            &[
+                " 1    2    3    4  ",
+                "                   ",
+                " 5    6    7    8  ",
+                "                   ",
+                " 9    10   11   12 ",
+                "                   ",
+                " 13   14        15 ",
+            ],
+        );
+        // One-row tiles are reverse-video blocks; the next tile to move is underlined.
+        let fifteen = &buf[(16, 6)];
+        assert!(fifteen.modifier.contains(Modifier::REVERSED | Modifier::UNDERLINED));
+        assert!(!buf[(1, 0)].modifier.contains(Modifier::UNDERLINED));
+        assert!(buf[(0, 0)].modifier.contains(Modifier::REVERSED));
+        assert!(!buf[(4, 0)].modifier.contains(Modifier::REVERSED), "the gap is not a tile");
+    }
+
+    #[test]
+    fn colours_mark_home_tiles_and_the_hint() {
+        let board: Board = "1 2/0 3".parse().unwrap();
+        let goal = Goal::BlankLast.board(board.size()).unwrap();
+        let theme = Theme::colored();
+        let view = BoardView { board: &board, goal: &goal, theme: &theme, next: Some(3) };
+        let mut buf = Buffer::empty(Rect::new(0, 0, 9, 3));
+        view.render(buf.area, &mut buf);
+        // Tiles of three cells with a gap of one, centred: 7 of the 9 columns.
+        assert_lines(&buf, &["  1   2  ", "         ", "      3  "]);
+        assert_eq!(buf[(1, 0)].bg, theme.tile_home.bg.unwrap());
+        assert_eq!(buf[(5, 2)].bg, theme.tile_next.bg.unwrap());
+        assert_eq!(buf[(4, 0)].bg, ratatui::style::Color::Reset, "the gap is no tile");
+        assert_eq!(buf[(2, 2)].bg, ratatui::style::Color::Reset, "the blank is empty");
+    }
+
+    #[test]
+    fn a_board_too_large_for_the_terminal_says_so() {
+        let board = Goal::BlankLast.board("20x20".parse().unwrap()).unwrap();
+        let app = app(&board.to_string(), true);
+        let text = lines(&render(&app, 80, 24)).join("\n");
+        assert!(text.contains("The 20x20 board does not fit"), "{text}");
+        assert!(text.contains("press - for a smaller"), "{text}");
+        // Still a game: the panel is there.
+        assert!(text.contains("Moves"));
+    }
+
+    #[test]
+    fn a_tiny_terminal_gets_one_message() {
+        let app = app("1 2/3 0", true);
+        let text = lines(&render(&app, 20, 5)).join("");
+        assert!(text.starts_with("npuzzle needs a"), "{text}");
+    }
+
+    #[test]
+    fn narrow_terminals_drop_the_panel() {
+        let app = app("1 2 3/4 5 6/7 0 8", false);
+        let text = lines(&render(&app, 50, 20)).join("\n");
+        assert!(!text.contains("Moves"));
+        assert!(text.contains("8-puzzle"));
+    }
+
+    #[test]
+    fn help_lists_every_key() {
+        let mut app = app("1 2 3/4 5 6/7 0 8", true);
+        app.handle_key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('?')));
+        let text = lines(&render(&app, 80, 24)).join("\n");
+        for (key, what) in KEYS {
+            assert!(text.contains(key) && text.contains(what), "{key} {what}\n{text}");
+        }
+    }
 }
