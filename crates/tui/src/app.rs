@@ -586,7 +586,7 @@ impl App {
         if self.game.is_solved() && !was_solved {
             let took = clock(self.game.elapsed(self.now));
             let n = self.game.moves();
-            self.say(&format!("solved in {n} moves, {took}"), Tone::Good);
+            self.say(&format!("solved in {}, {took}", plural(n, "move")), Tone::Good);
         }
         true
     }
@@ -749,7 +749,8 @@ impl App {
         }
         if finished {
             let quality = if optimal { "optimal" } else { "not proven optimal" };
-            self.say(&format!("the solver finished: {len} moves ({quality})"), Tone::Good);
+            let len = plural(len, "move");
+            self.say(&format!("the solver finished: {len} ({quality})"), Tone::Good);
         }
     }
 
@@ -789,6 +790,11 @@ fn scramble(scrambler: &mut Scrambler, goal: &Board) -> Board {
         board = scrambler.solvable(goal);
     }
     board
+}
+
+/// `1 move`, `2 moves`.
+pub fn plural(n: usize, thing: &str) -> String {
+    if n == 1 { format!("1 {thing}") } else { format!("{n} {thing}s") }
 }
 
 /// `1:23.4`, or `1:02:03.4` past an hour.

@@ -9,9 +9,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Padding, Paragraph, Widget, Wrap};
 
-use crate::app::{App, Assist, Mode, Tone, clock};
+use crate::app::{App, Assist, Mode, Tone, clock, plural};
 use crate::layout::{Grid, Screen};
 use crate::theme::Theme;
 
@@ -88,16 +88,17 @@ impl App {
         let block = Block::bordered()
             .border_type(BorderType::Rounded)
             .border_style(theme.frame)
+            .padding(Padding::horizontal(1))
             .title(Line::styled(" Game ", theme.frame));
         let inner = block.inner(area);
         block.render(area, buf);
         let width = usize::from(inner.width);
         let row = |label: &str, value: String| -> Line<'static> {
-            let pad = width.saturating_sub(label.chars().count() + value.chars().count() + 2);
+            let pad = width.saturating_sub(label.chars().count() + value.chars().count());
             Line::from(vec![
-                Span::styled(format!(" {label}"), theme.label),
+                Span::styled(label.to_string(), theme.label),
                 Span::raw(" ".repeat(pad)),
-                Span::styled(format!("{value} "), theme.value),
+                Span::styled(value, theme.value),
             ])
         };
         let game = self.game();
@@ -117,7 +118,7 @@ impl App {
                 Tone::Warn => theme.warn,
             };
             lines.push(Line::default());
-            lines.push(Line::styled(format!(" {text}"), style));
+            lines.push(Line::styled(format!("{text}"), style));
         }
         Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
     }
@@ -129,54 +130,53 @@ impl App {
         match self.mode() {
             Mode::Solving { since, .. } => {
                 let secs = self.now().saturating_duration_since(*since).as_secs_f64();
-                lines.push(Line::styled(format!(" Solving… {secs:.1} s"), theme.value));
-                lines.push(Line::styled(" Esc cancels", theme.dim));
+                lines.push(Line::styled(format!("Solving… {secs:.1} s"), theme.value));
+                lines.push(Line::styled("Esc cancels", theme.dim));
             }
             Mode::Replay(r) => {
                 let quality = if r.optimal() { "optimal" } else { "not optimal" };
-                lines.push(Line::styled(format!(" Solution: {} moves", r.len()), theme.value));
-                lines.push(Line::styled(format!(" {quality}, {}", r.method()), theme.dim));
+                let len = plural(r.len(), "move");
+                lines.push(Line::styled(format!("Solution: {len}"), theme.value));
+                lines.push(Line::styled(format!("{quality}, {}", r.method()), theme.dim));
                 let state = if r.paused() { "paused" } else { "playing" };
                 lines.push(Line::styled(
-                    format!(" {state} {}/{} at {}/s", r.played(), r.len(), self.speed()),
+                    format!("{state} {}/{} at {}/s", r.played(), r.len(), self.speed()),
                     theme.label,
                 ));
             }
             Mode::Play | Mode::Help | Mode::Quit => {
                 if game.is_solved() && game.moves() > 0 {
-                    lines.push(Line::styled(" ★ Solved!", theme.good));
+                    lines.push(Line::styled("★ Solved!", theme.good));
                     let took = clock(game.elapsed(self.now()));
-                    lines.push(Line::styled(
-                        format!(" {} moves in {took}", game.moves()),
-                        theme.value,
-                    ));
+                    let moves = plural(game.moves(), "move");
+                    lines.push(Line::styled(format!("{moves} in {took}"), theme.value));
                     let how = match self.assist() {
-                        Assist::None => " all by yourself",
-                        Assist::Hints => " with hints",
-                        Assist::Solver => " with the solver",
+                        Assist::None => "all by yourself",
+                        Assist::Hints => "with hints",
+                        Assist::Solver => "with the solver",
                     };
                     lines.push(Line::styled(how, theme.dim));
-                    lines.push(Line::styled(" r: a new board", theme.dim));
+                    lines.push(Line::styled("r: a new board", theme.dim));
                 } else if self.hint_pending() {
-                    lines.push(Line::styled(" Hint: thinking…", theme.label));
+                    lines.push(Line::styled("Hint: thinking…", theme.label));
                 } else if let Some(hint) = self.hint() {
                     match hint {
                         Ok(Some(h)) => {
                             let arrow = arrow(h.step);
                             lines.push(Line::from(vec![
-                                Span::styled(" Hint: ", theme.label),
+                                Span::styled("Hint: ", theme.label),
                                 Span::styled(format!("slide {} {arrow}", h.tile), theme.value),
                             ]));
                             let then = h.distance - 1;
                             let more = if h.optimal {
-                                format!(" then {then} more (optimal)")
+                                format!("then {then} more (optimal)")
                             } else {
-                                format!(" then ≤ {then} more")
+                                format!("then ≤ {then} more")
                             };
                             lines.push(Line::styled(more, theme.dim));
                         }
                         Ok(None) => {}
-                        Err(why) => lines.push(Line::styled(format!(" {why}"), theme.warn)),
+                        Err(why) => lines.push(Line::styled(format!("{why}"), theme.warn)),
                     }
                 }
             }
