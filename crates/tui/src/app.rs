@@ -578,16 +578,11 @@ impl App {
 
     /// Makes one gesture; returns whether it was legal.
     fn make(&mut self, moves: &[Move]) -> bool {
-        let was_solved = self.game.is_solved();
         if !self.game.play(moves, self.now) {
             return false;
         }
         self.position_changed();
-        if self.game.is_solved() && !was_solved {
-            let took = clock(self.game.elapsed(self.now));
-            let n = self.game.moves();
-            self.say(&format!("solved in {}, {took}", plural(n, "move")), Tone::Good);
-        }
+        // The panel and the title show the solve; the note would only repeat them.
         true
     }
 
@@ -864,7 +859,6 @@ mod tests {
         press(&mut a, KeyCode::Down); // the blank goes down: the 6 slides up
         assert_eq!(a.board().to_string(), "1 2 3/4 5 6/7 8 0");
         assert!(a.game().is_solved());
-        assert_eq!(a.note(), Some(("solved in 2 moves, 0:00.0", Tone::Good)));
         assert_eq!(a.assist(), Assist::None);
     }
 

@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Padding, Paragraph, Widget, Wrap};
 
 use crate::app::{App, Assist, Mode, Tone, clock, plural};
-use crate::layout::{Grid, Screen};
+use crate::layout::{Grid, PANEL_MIN_SCREEN_WIDTH, Screen};
 use crate::theme::Theme;
 
 /// The smallest terminal the game draws in.
@@ -55,7 +55,14 @@ impl App {
             }
             _ => String::new(),
         };
-        let right = format!("{state} ");
+        // Without the panel, the moves and the time go up here.
+        let right = if area.width < PANEL_MIN_SCREEN_WIDTH {
+            let game = self.game();
+            let time = clock(game.elapsed(self.now()));
+            format!("{state} {} · {time} ", plural(game.moves(), "move"))
+        } else {
+            format!("{state} ")
+        };
         let right_w = u16::try_from(right.chars().count()).unwrap_or(0).min(area.width);
         let left = Line::from(vec![
             Span::styled(" npuzzle ", theme.brand),
@@ -240,11 +247,15 @@ impl Widget for BoardView<'_> {
                     "The {size} board does not fit: its tiles need {w}x{h} cells and there are {}x{}. Enlarge the terminal, or press - for a smaller board.",
                     area.width, area.height
                 );
-                Paragraph::new(text)
+                let paragraph = Paragraph::new(text)
                     .wrap(Wrap { trim: true })
                     .alignment(Alignment::Center)
-                    .style(self.theme.warn)
-                    .render(area, buf);
+                    .style(self.theme.warn);
+                let height = u16::try_from(paragraph.line_count(area.width))
+                    .unwrap_or(area.height)
+                    .min(area.height);
+                let middle = Rect { y: area.y + (area.height - height) / 2, height, ..area };
+                paragraph.render(middle, buf);
                 return;
             }
         };
@@ -302,8 +313,12 @@ impl BoardView<'_> {
             }
             return;
         }
-        let width = u16::try_from(label.len()).unwrap_or(rect.width).min(rect.width);
-        let x = rect.x + (rect.width - width) / 2;
+        // Numbers right-aligned in a field as wide as the largest, centred: the digits of
+        // every tile line up, like numbers in a table.
+        let digits = (self.board.tiles().len() - 1).to_string().len();
+        let field = u16::try_from(digits).unwrap_or(rect.width).min(rect.width);
+        let len = u16::try_from(label.len()).unwrap_or(field).min(field);
+        let x = rect.x + (rect.width - field) / 2 + (field - len);
         let y = rect.y + rect.height / 2;
         buf.set_string(x, y, &label, number_style);
     }
@@ -486,11 +501,11 @@ mod tests {
         assert_lines(
             &buf,
             &[
-                " 1    2    3    4  ",
+                "  1    2    3    4 ",
                 "                   ",
-                " 5    6    7    8  ",
+                "  5    6    7    8 ",
                 "                   ",
-                " 9    10   11   12 ",
+                "  9   10   11   12 ",
                 "                   ",
                 " 13   14        15 ",
             ],
@@ -540,9 +555,11 @@ mod tests {
     #[test]
     fn narrow_terminals_drop_the_panel() {
         let app = app("1 2 3/4 5 6/7 0 8", false);
-        let text = lines(&render(&app, 50, 20)).join("\n");
-        assert!(!text.contains("Moves"));
-        assert!(text.contains("8-puzzle"));
+        let screen = lines(&render(&app, 50, 20));
+        assert!(!screen.join("\n").contains("Moves"));
+        assert!(screen[1].contains("8-puzzle"));
+        // The moves and the time move up to the title line.
+        assert!(screen[0].ends_with(" 0 moves · 0:00.0 "), "{}", screen[0]);
     }
 
     #[test]
