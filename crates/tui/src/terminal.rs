@@ -74,10 +74,13 @@ impl Drop for Session {
         for id in self.signals.drain(..) {
             signal_hook::low_level::unregister(id);
         }
-        // Put the original panic hook back.
-        let previous = Arc::clone(&self.previous_hook);
-        let _ = panic::take_hook();
-        panic::set_hook(Box::new(move |info| previous(info)));
+        // Put the original panic hook back; not while unwinding from a panic, where
+        // changing the hook is itself a panic (and the process is ending anyway).
+        if !thread::panicking() {
+            let previous = Arc::clone(&self.previous_hook);
+            let _ = panic::take_hook();
+            panic::set_hook(Box::new(move |info| previous(info)));
+        }
     }
 }
 
