@@ -125,7 +125,7 @@ impl App {
                 Tone::Warn => theme.warn,
             };
             lines.push(Line::default());
-            lines.push(Line::styled(format!("{text}"), style));
+            lines.push(Line::styled(text.to_string(), style));
         }
         Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
     }
@@ -183,7 +183,7 @@ impl App {
                             lines.push(Line::styled(more, theme.dim));
                         }
                         Ok(None) => {}
-                        Err(why) => lines.push(Line::styled(format!("{why}"), theme.warn)),
+                        Err(why) => lines.push(Line::styled(why.to_string(), theme.warn)),
                     }
                 }
             }
