@@ -25,8 +25,14 @@ use crate::layout::{Grid, Screen};
 use crate::theme::Theme;
 use crate::worker::{Answer, Task, Worker};
 
-/// Playback speeds, in moves per second.
-pub const SPEEDS: [u32; 8] = [1, 2, 3, 5, 8, 12, 20, 30];
+/// Playback speeds, in moves per second. The fast ones are for the long, non-optimal
+/// solutions of large boards.
+pub const SPEEDS: [u32; 13] = [1, 2, 3, 5, 8, 12, 20, 30, 60, 120, 250, 500, 1000];
+/// The shortest time between two frames of a playback (about 30 frames a second): faster
+/// speeds make several moves per frame.
+const FRAME_AT_SPEED: Duration = Duration::from_millis(33);
+/// The most moves one frame of a playback makes.
+const MAX_STEPS_PER_TICK: usize = 100;
 /// The speed a playback starts at (an index into [`SPEEDS`]).
 const DEFAULT_SPEED: usize = 3;
 /// Boards up to this many cells get their exact distance computed after every move: the
@@ -414,7 +420,9 @@ impl App {
     pub fn next_wake(&self) -> Duration {
         const FRAME: Duration = Duration::from_millis(100);
         match &self.mode {
-            Mode::Replay(r) if !r.paused => r.due.saturating_duration_since(self.now).min(FRAME),
+            Mode::Replay(r) if !r.paused => {
+                r.due.saturating_duration_since(self.now).clamp(FRAME_AT_SPEED, FRAME)
+            }
             Mode::Solving { .. } => FRAME,
             _ if self.worker.busy() || self.game.clock_running() => FRAME,
             _ => Duration::from_millis(250),
@@ -715,13 +723,18 @@ impl App {
         }
     }
 
+    /// Plays every move that is due by now: one per frame at slow speeds, many per frame at
+    /// the fast ones (a frame is at least [`FRAME_AT_SPEED`]). A playback that fell far behind
+    /// (a stalled machine) picks up from now instead of rushing to catch up.
     fn advance_replay(&mut self) {
-        let due = match &self.mode {
-            Mode::Replay(r) if !r.paused => r.due,
-            _ => return,
-        };
-        if self.now >= due {
-            self.step_replay();
+        for _ in 0..MAX_STEPS_PER_TICK {
+            match &self.mode {
+                Mode::Replay(r) if !r.paused && self.now >= r.due => self.step_replay(),
+                _ => return,
+            }
+        }
+        if let Mode::Replay(r) = &mut self.mode {
+            r.due = r.due.max(self.now);
         }
     }
 
@@ -730,9 +743,7 @@ impl App {
         let Mode::Replay(r) = &mut self.mode else { return };
         let Some(m) = r.upcoming() else { return };
         r.next += 1;
-        // One move per tick: if the loop was late, the playback slows down instead of
-        // jumping.
-        r.due = (r.due + interval(self.speed)).max(self.now);
+        r.due += interval(self.speed);
         let finished = r.next == r.moves.len();
         let (len, optimal) = (r.moves.len(), r.optimal);
         self.assist = Assist::Solver;
@@ -1019,6 +1030,40 @@ mod tests {
         // The playback is in the history like any move.
         chars(&mut a, "u");
         assert_eq!(a.game().moves(), 4);
+    }
+
+    #[test]
+    fn fast_playback_makes_many_moves_per_frame_and_ends_at_the_goal() {
+        let config = Config {
+            size: "5x5".parse().unwrap(),
+            goal: Goal::Snail,
+            board: None,
+            seed: 3,
+            color: true,
+        };
+        let mut a = App::new(config, Instant::now()).unwrap();
+        let start = a.now();
+        chars(&mut a, "s");
+        settle_until(&mut a, |a| matches!(a.mode(), Mode::Replay(_)));
+        let Mode::Replay(replay) = a.mode() else { unreachable!() };
+        let len = replay.len();
+        assert!(len > 100, "a long, non-optimal solution: {len}");
+        chars(&mut a, &"+".repeat(SPEEDS.len()));
+        assert_eq!(a.speed(), 1000);
+        assert_eq!(a.next_wake(), FRAME_AT_SPEED, "frames, not a wake-up per move");
+        let frame = |n: u32| start + FRAME_AT_SPEED * n;
+        a.tick(frame(1));
+        let Mode::Replay(replay) = a.mode() else { unreachable!() };
+        // 33 ms at 1,000 moves a second.
+        assert!((30..=40).contains(&replay.played()), "{}", replay.played());
+        let mut n = 1;
+        while a.mode() != &Mode::Play {
+            n += 1;
+            assert!(n < 10_000, "the playback never ended");
+            a.tick(frame(n));
+        }
+        assert!(a.game().is_solved());
+        assert_eq!(a.game().moves(), len);
     }
 
     #[test]
