@@ -31,6 +31,10 @@ pub const SPEEDS: [u32; 13] = [1, 2, 3, 5, 8, 12, 20, 30, 60, 120, 250, 500, 100
 /// The shortest time between two frames of a playback (about 30 frames a second): faster
 /// speeds make several moves per frame.
 const FRAME_AT_SPEED: Duration = Duration::from_millis(33);
+/// The fastest playback whose tiles are drawn sliding (moves per second).
+pub const MAX_SLIDING_SPEED: u32 = 12;
+/// The time between two frames of a sliding tile (60 frames a second).
+const SLIDE_FRAME: Duration = Duration::from_millis(16);
 /// The most moves one frame of a playback makes.
 const MAX_STEPS_PER_TICK: usize = 100;
 /// The speed a playback starts at (an index into [`SPEEDS`]).
@@ -137,6 +141,17 @@ impl Replay {
     }
 }
 
+/// A tile on its way from one cell to the next, drawn part of the way there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slide {
+    /// The tile.
+    pub tile: u16,
+    /// The cell (column, row) it comes from; it is drawn between there and its cell now.
+    pub from: (usize, usize),
+    /// How far along it is, from 0 (at `from`) to 1 (arrived).
+    pub progress: f32,
+}
+
 /// How a one-line note reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
@@ -216,6 +231,8 @@ pub struct App {
     worker: Worker,
     speed: usize,
     assist: Assist,
+    /// The playback's last move, while it is drawn sliding: (tile, from cell, start, length).
+    slide: Option<(u16, usize, Instant, Duration)>,
 }
 
 impl App {
@@ -250,6 +267,7 @@ impl App {
             worker: Worker::default(),
             speed: DEFAULT_SPEED,
             assist: Assist::None,
+            slide: None,
         };
         app.position_changed();
         Ok(app)
@@ -343,6 +361,18 @@ impl App {
         }
     }
 
+    /// The tile the playback is sliding, if its slide is still under way. The playback
+    /// slides its tiles at speeds up to [`MAX_SLIDING_SPEED`]; faster, tiles jump.
+    pub fn slide(&self) -> Option<Slide> {
+        let (tile, from, start, length) = self.slide?;
+        let elapsed = self.now.checked_duration_since(start)?;
+        (elapsed < length).then(|| Slide {
+            tile,
+            from: self.board().size().xy(from),
+            progress: elapsed.as_secs_f32() / length.as_secs_f32(),
+        })
+    }
+
     /// Tells the app the terminal's size (for mouse clicks and the size check of `+`).
     pub fn set_area(&mut self, area: Rect) {
         self.area = area;
@@ -419,6 +449,9 @@ impl App {
     /// How long the event loop may sleep before something on screen changes by itself.
     pub fn next_wake(&self) -> Duration {
         const FRAME: Duration = Duration::from_millis(100);
+        if self.slide().is_some() {
+            return SLIDE_FRAME;
+        }
         match &self.mode {
             Mode::Replay(r) if !r.paused => {
                 r.due.saturating_duration_since(self.now).clamp(FRAME_AT_SPEED, FRAME)
@@ -602,6 +635,7 @@ impl App {
         self.advice = Advice::Unknown;
         self.show_hint = false;
         self.note = None;
+        self.slide = None;
         let board = self.game.board();
         self.lower_bound = heuristic::estimate(Heuristic::LinearConflict, board, self.game.goal());
         let replaying = matches!(self.mode, Mode::Replay(_));
@@ -750,8 +784,17 @@ impl App {
         if finished {
             self.mode = Mode::Play;
         }
+        let from = self.board().target(m);
+        let tile = self.board().tile_for_move(m);
         if self.game.play(&[m], self.now) {
             self.position_changed();
+            let speed = SPEEDS[self.speed];
+            if let (Some(from), Some(tile), true) = (from, tile, speed <= MAX_SLIDING_SPEED) {
+                // Most of the time between two moves, so a tile arrives before the next
+                // one leaves; at most 150 ms, so slow playbacks do not drag.
+                let length = (interval(self.speed) * 2 / 3).min(Duration::from_millis(150));
+                self.slide = Some((tile, from, self.now, length));
+            }
         }
         if finished {
             let quality = if optimal { "optimal" } else { "not proven optimal" };
@@ -1030,6 +1073,29 @@ mod tests {
         // The playback is in the history like any move.
         chars(&mut a, "u");
         assert_eq!(a.game().moves(), 4);
+    }
+
+    #[test]
+    fn playback_slides_its_tiles_at_slow_speeds() {
+        let mut a = app("4 1 3/0 2 5/7 8 6");
+        let t0 = a.now();
+        chars(&mut a, "s");
+        settle_until(&mut a, |a| matches!(a.mode(), Mode::Replay(_)));
+        let ms = |n| t0 + Duration::from_millis(n);
+        // The first move (the 4 slides down), sliding for two thirds of the 200 ms between
+        // moves at 5 moves a second.
+        a.tick(ms(200));
+        let slide = a.slide().unwrap();
+        assert_eq!((slide.tile, slide.from, slide.progress), (4, (0, 0), 0.0));
+        assert_eq!(a.next_wake(), SLIDE_FRAME);
+        a.tick(ms(275));
+        let progress = a.slide().unwrap().progress;
+        assert!((progress - 75.0 / 133.333).abs() < 1e-3, "{progress}");
+        a.tick(ms(350));
+        assert_eq!(a.slide(), None, "arrived");
+        // A move of the player's is not animated.
+        press(&mut a, KeyCode::Up);
+        assert_eq!(a.slide(), None);
     }
 
     #[test]

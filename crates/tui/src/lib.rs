@@ -53,7 +53,10 @@ mod worker;
 
 use std::io;
 
-pub use app::{App, Assist, Config, Distance, Mode, Replay, SPEEDS, StartError, Tone, clock};
+pub use app::{
+    App, Assist, Config, Distance, MAX_SLIDING_SPEED, Mode, Replay, SPEEDS, Slide, StartError,
+    Tone, clock,
+};
 pub use game::Game;
 pub use hint::{HINT_TIMEOUT, Hint, hint};
 pub use keys::{Action, Direction, action};

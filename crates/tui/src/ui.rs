@@ -11,7 +11,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Padding, Paragraph, Widget, Wrap};
 
-use crate::app::{App, Assist, Mode, Tone, clock, plural};
+use crate::app::{App, Assist, Mode, Slide, Tone, clock, plural};
 use crate::layout::{Grid, PANEL_MIN_SCREEN_WIDTH, Screen};
 use crate::theme::Theme;
 
@@ -86,8 +86,14 @@ impl App {
         let block = block.title(Line::styled(title, frame).centered());
         let inner = block.inner(area);
         block.render(area, buf);
-        BoardView { board: self.board(), goal: self.game().goal(), theme, next: self.next_tile() }
-            .render(inner, buf);
+        BoardView {
+            board: self.board(),
+            goal: self.game().goal(),
+            theme,
+            next: self.next_tile(),
+            slide: self.slide(),
+        }
+        .render(inner, buf);
     }
 
     fn render_panel(&self, area: Rect, buf: &mut Buffer) {
@@ -235,6 +241,8 @@ pub struct BoardView<'a> {
     pub theme: &'a Theme,
     /// The tile to highlight (the hint's, or the playback's next).
     pub next: Option<u16>,
+    /// A tile drawn part of the way from its previous cell.
+    pub slide: Option<Slide>,
 }
 
 impl Widget for BoardView<'_> {
@@ -264,7 +272,17 @@ impl Widget for BoardView<'_> {
                 let tile = self.board.get(x, y);
                 if tile != 0 {
                     let home = self.goal.get(x, y) == tile;
-                    self.tile(grid.tile(x, y), tile, home, self.next == Some(tile), buf);
+                    let mut rect = grid.tile(x, y);
+                    if let Some(slide) = self.slide.filter(|s| s.tile == tile) {
+                        let from = grid.tile(slide.from.0, slide.from.1);
+                        let along = |a: u16, b: u16| {
+                            let t = slide.progress.clamp(0.0, 1.0);
+                            (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u16
+                        };
+                        rect.x = along(from.x, rect.x);
+                        rect.y = along(from.y, rect.y);
+                    }
+                    self.tile(rect, tile, home, self.next == Some(tile), buf);
                 }
             }
         }
@@ -495,7 +513,8 @@ mod tests {
         let board: Board = "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15".parse().unwrap();
         let goal = Goal::BlankLast.board(board.size()).unwrap();
         let theme = Theme::monochrome();
-        let view = BoardView { board: &board, goal: &goal, theme: &theme, next: Some(15) };
+        let view =
+            BoardView { board: &board, goal: &goal, theme: &theme, next: Some(15), slide: None };
         let mut buf = Buffer::empty(Rect::new(0, 0, 19, 7));
         view.render(buf.area, &mut buf);
         assert_lines(
@@ -523,7 +542,8 @@ mod tests {
         let board: Board = "1 2/0 3".parse().unwrap();
         let goal = Goal::BlankLast.board(board.size()).unwrap();
         let theme = Theme::colored();
-        let view = BoardView { board: &board, goal: &goal, theme: &theme, next: Some(3) };
+        let view =
+            BoardView { board: &board, goal: &goal, theme: &theme, next: Some(3), slide: None };
         let mut buf = Buffer::empty(Rect::new(0, 0, 9, 3));
         view.render(buf.area, &mut buf);
         // Tiles of three cells with a gap of one, centred: 7 of the 9 columns.
@@ -532,6 +552,23 @@ mod tests {
         assert_eq!(buf[(5, 2)].bg, theme.tile_next.bg.unwrap());
         assert_eq!(buf[(4, 0)].bg, ratatui::style::Color::Reset, "the gap is no tile");
         assert_eq!(buf[(2, 2)].bg, ratatui::style::Color::Reset, "the blank is empty");
+    }
+
+    #[test]
+    fn a_sliding_tile_is_drawn_part_of_the_way() {
+        // The 3 has just slid right, from where the blank is now.
+        let board: Board = "1 2/0 3".parse().unwrap();
+        let goal = Goal::BlankLast.board(board.size()).unwrap();
+        let theme = Theme::colored();
+        let slide = Slide { tile: 3, from: (0, 1), progress: 0.5 };
+        let view =
+            BoardView { board: &board, goal: &goal, theme: &theme, next: None, slide: Some(slide) };
+        let mut buf = Buffer::empty(Rect::new(0, 0, 9, 3));
+        view.render(buf.area, &mut buf);
+        // Halfway between column 1 and column 5.
+        assert_lines(&buf, &["  1   2  ", "         ", "    3    "]);
+        assert_eq!(buf[(3, 2)].bg, theme.tile.bg.unwrap());
+        assert_eq!(buf[(6, 2)].bg, ratatui::style::Color::Reset);
     }
 
     #[test]
