@@ -13,7 +13,7 @@ use crossterm::event::{
 };
 use npuzzle_core::{Board, Goal, GoalError, Move, Scrambler, Size};
 use npuzzle_solver::heuristic;
-use npuzzle_solver::{Algorithm, Heuristic};
+use npuzzle_solver::{Algorithm, HeuristicKind};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::layout::Rect;
@@ -98,7 +98,7 @@ pub struct Replay {
     due: Instant,
     optimal: bool,
     algorithm: Algorithm,
-    heuristic: Option<Heuristic>,
+    heuristic: Option<HeuristicKind>,
 }
 
 impl Replay {
@@ -637,7 +637,8 @@ impl App {
         self.note = None;
         self.slide = None;
         let board = self.game.board();
-        self.lower_bound = heuristic::estimate(Heuristic::LinearConflict, board, self.game.goal());
+        self.lower_bound =
+            heuristic::estimate(HeuristicKind::LinearConflict, board, self.game.goal());
         let replaying = matches!(self.mode, Mode::Replay(_));
         if board.tiles().len() <= AUTO_DISTANCE_CELLS && !replaying {
             self.advice = Advice::Pending(self.worker.start(Task::Hint, board, self.game.goal()));

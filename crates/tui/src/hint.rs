@@ -5,10 +5,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use npuzzle_core::{Board, Move};
-use npuzzle_solver::{Algorithm, Limits, Options, Status, solve};
+use npuzzle_solver::{Algorithm, Limits, Options, Status};
 
-/// How long a hint may think: long enough for the optimal attempt that `auto` makes on
-/// 4x4 boards, after which it answers with a non-optimal solution's first move.
+/// How long each solve of a hint may think: long enough for the optimal attempt that `auto`
+/// makes on 4x4 boards, after which it answers with a non-optimal solution's first move.
 pub const HINT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Memory a hint (or a solve) may use.
@@ -30,11 +30,10 @@ pub struct Hint {
 /// The hint for `board` towards `goal`: `Ok(None)` when the board is already solved, an
 /// error (one line) when no solution was found within the limits or `cancel` was set.
 ///
-/// This is the one place the game asks for advice. It solves with the solver's `auto`
-/// policy, which is optimal and instant on boards of up to 12 cells, tries for an optimum on
-/// 4x4 boards, and falls back to a fast non-optimal solver elsewhere (then `optimal` is
-/// false). When `npuzzle_solver::hint` (every legal move with the distance after it) is on
-/// main, this body becomes a call to it.
+/// This is the one place the game asks for advice: [`npuzzle_solver::hint`], optimal and
+/// instant on boards of up to 9 cells, optimal where an optimal solve finishes within the
+/// limits on boards of up to 16 cells (it also solves the neighbouring positions there), and
+/// the next move of the fast non-optimal solver elsewhere (then `optimal` is false).
 pub fn hint(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Option<Hint>, String> {
     if board == goal {
         return Ok(None);
@@ -49,19 +48,17 @@ pub fn hint(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Opti
         },
         ..Options::default()
     };
-    let solution = solve(board, goal, &options).map_err(|e| e.to_string())?;
-    match solution.status {
-        Status::Solved => {
-            let step = *solution.moves.as_slice().first().ok_or("the solver found no move")?;
-            Ok(Some(Hint {
-                step,
-                tile: board.tile_for_move(step).unwrap_or(0),
-                distance: solution.len(),
-                optimal: solution.optimal,
-            }))
-        }
-        Status::Unsolvable => Err("this board cannot reach the goal".to_string()),
-        Status::Limit => Err("no hint within the time and memory limits".to_string()),
+    let answer = npuzzle_solver::hint(board, goal, &options).map_err(|e| e.to_string())?;
+    match (answer.best, answer.distance, answer.solution.status) {
+        (Some(step), Some(distance), _) => Ok(Some(Hint {
+            step,
+            tile: board.tile_for_move(step).unwrap_or(0),
+            distance: usize::try_from(distance).unwrap_or(usize::MAX),
+            optimal: answer.exact,
+        })),
+        (_, _, Status::Solved) => Ok(None),
+        (_, _, Status::Unsolvable) => Err("this board cannot reach the goal".to_string()),
+        (_, _, Status::Limit) => Err("no hint within the time and memory limits".to_string()),
     }
 }
 
