@@ -974,6 +974,25 @@ mod tests {
     }
 
     #[test]
+    fn clicks_anywhere_on_any_terminal_size_never_panic() {
+        let mut a = app("1 2 3/4 5 6/7 0 8");
+        for (w, h) in [(0, 0), (1, 1), (10, 3), (29, 7), (30, 8), (80, 24), (200, 60)] {
+            a.set_area(Rect::new(0, 0, w, h));
+            for column in (0..w + 5).step_by(3) {
+                for row in 0..h + 2 {
+                    a.handle_mouse(MouseEvent {
+                        kind: MouseEventKind::Down(MouseButton::Left),
+                        column,
+                        row,
+                        modifiers: KeyModifiers::NONE,
+                    });
+                }
+            }
+        }
+        assert!(a.board().is_solvable(a.game().goal()));
+    }
+
+    #[test]
     fn scramble_deals_a_solvable_board_and_a_fresh_game() {
         let mut a = app("1 2 3/4 0 5/7 8 6");
         press(&mut a, KeyCode::Left);

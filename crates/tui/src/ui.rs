@@ -583,6 +583,26 @@ mod tests {
     }
 
     #[test]
+    fn every_terminal_size_draws_without_panicking() {
+        let boards = ["1 2/3 0", "8 6 7/2 5 4/3 0 1", "1 2 3 4 5/6 7 8 9 10/11 12 13 14 0"];
+        for board in boards {
+            for help in [false, true] {
+                let mut app = app(board, true);
+                if help {
+                    app.handle_key(crossterm::event::KeyEvent::from(
+                        crossterm::event::KeyCode::Char('?'),
+                    ));
+                }
+                for width in 0..=90 {
+                    for height in 0..=30 {
+                        let _ = render(&app, width, height);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_tiny_terminal_gets_one_message() {
         let app = app("1 2/3 0", true);
         let text = lines(&render(&app, 20, 5)).join("");
