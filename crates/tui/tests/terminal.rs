@@ -60,7 +60,9 @@ fn a_panic_restores_the_terminal_and_its_message_is_readable() {
         &socket,
         &["display-message", "-p", "#{alternate_on} #{mouse_any_flag} #{cursor_flag}"],
     );
+    let path = tmux(&socket, &["display-message", "-p", "#{socket_path}"]);
     let _ = Command::new("tmux").args(["-L", &socket, "kill-server"]).output();
+    let _ = std::fs::remove_file(path.trim());
     assert!(screen.contains("deliberate panic for the test"), "{screen}");
     assert!(!screen.contains("the game is on"), "the game's screen is gone:\n{screen}");
     assert!(!screen.contains("exit status 0"), "a panic fails the child:\n{screen}");

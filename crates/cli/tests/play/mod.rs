@@ -124,7 +124,17 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
+        // tmux leaves its socket file behind; remove it too.
+        let path = Command::new("tmux")
+            .args(["-L", &self.socket, "display-message", "-p", "#{socket_path}"])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
         let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).output();
+        if let Ok(path) = path {
+            if !path.is_empty() {
+                let _ = std::fs::remove_file(path);
+            }
+        }
     }
 }
 
