@@ -105,7 +105,7 @@ mod tests {
                 for _ in 0..10 {
                     let b = s.solvable(&goal);
                     let renamed = r.board(&b);
-                    assert_eq!(Parity::of(&renamed, r.goal()).solvable(), true);
+                    assert!(Parity::of(&renamed, r.goal()).solvable());
                     for kind in HeuristicKind::ALL {
                         assert_eq!(
                             map.estimate(kind, b.tiles()),
