@@ -1,0 +1,77 @@
+//! Running the app on a socket: the runtime, request logs, and a clean shutdown.
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+
+use crate::{AppState, Config, app};
+
+/// Serves `state` on `listener` until `shutdown` completes, then cancels the solves still
+/// running and waits for the open requests to end (each is bounded by the solve limits).
+///
+/// # Errors
+/// When accepting connections fails.
+pub async fn serve(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let router = app(Arc::clone(&state));
+    let on_shutdown = async move {
+        shutdown.await;
+        tracing::info!("shutting down: cancelling running solves");
+        state.pool.cancel_all();
+    };
+    axum::serve(listener, router).with_graceful_shutdown(on_shutdown).await
+}
+
+/// Binds `addr`, calls `ready` with the bound address (to print the URL), and serves until
+/// Ctrl-C (or SIGTERM). Logs requests to stderr with `tracing` (`RUST_LOG` overrides the
+/// default `info`).
+///
+/// # Errors
+/// When the runtime cannot start or the address cannot be bound.
+pub fn run(addr: SocketAddr, config: Config, ready: impl FnOnce(SocketAddr)) -> io::Result<()> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Fails only when a subscriber is already set (an embedding program's): keep that one.
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(io::stderr).try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|err| io::Error::new(err.kind(), format!("cannot listen on {addr}: {err}")))?;
+        let local = listener.local_addr()?;
+        ready(local);
+        tracing::info!(%local, workers = config.workers, "serving");
+        serve(listener, AppState::new(config), shutdown_signal()).await
+    })
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // No signal handling here: run until killed.
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut sig) => {
+                sig.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

@@ -1,0 +1,226 @@
+//! `POST /api/solve`: decode the request, solve on the pool, encode the record.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use npuzzle_core::{Board, Goal, parse_board};
+use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Solution, SolveError, Status};
+use serde::Deserialize;
+
+use crate::error::{AppError, AppJson};
+use crate::hint::{self, HintAnswer};
+use crate::pool::PoolError;
+use crate::record::Record;
+use crate::{AppState, Config};
+
+/// The body of `POST /api/solve`. Every field but `board` is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// The board in any text form the command line reads.
+    pub board: String,
+    /// `blank-last` (default), `blank-first`, `snail` or a board.
+    pub goal: Option<String>,
+    /// An algorithm name as on the command line (default `auto`).
+    pub algorithm: Option<String>,
+    /// A heuristic name as on the command line (default `auto`).
+    pub heuristic: Option<String>,
+    /// Weighted A*'s weight (default 2).
+    pub weight: Option<f64>,
+    /// With `auto`, insist on a proven optimum.
+    pub optimal: Option<bool>,
+    /// Most nodes to expand; capped by the server's limit.
+    pub max_nodes: Option<u64>,
+    /// Most milliseconds to search; capped by the server's limit.
+    pub timeout_ms: Option<u64>,
+    /// Most MiB the search may hold; capped by the server's limit.
+    pub max_memory_mib: Option<u64>,
+    /// `solve` (default): the whole record. `hint`: the next move and the distance.
+    #[serde(default)]
+    pub mode: Mode,
+}
+
+/// What `POST /api/solve` answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The record of `npuzzle solve --format json`.
+    #[default]
+    Solve,
+    /// The next move of a (preferably optimal) solution and the distance.
+    Hint,
+}
+
+/// A request checked at the boundary: what the solver is asked to do.
+#[derive(Clone, Debug)]
+pub struct Task {
+    /// The board.
+    pub board: Board,
+    /// The goal board, of the board's size.
+    pub goal: Board,
+    /// Algorithm, heuristic and limits (capped by the server).
+    pub options: Options,
+}
+
+impl Task {
+    /// Checks a request against the server's caps.
+    ///
+    /// # Errors
+    /// A 400 naming what is wrong: the board, the goal, a name, the weight or a limit.
+    pub fn new(request: &SolveRequest, config: &Config) -> Result<Task, AppError> {
+        let board = parse_board(&request.board)
+            .map_err(|err| AppError::bad_request(format!("invalid board: {err}")))?;
+        let goal_spec = match &request.goal {
+            None => Goal::BlankLast,
+            Some(text) => {
+                text.parse::<Goal>().map_err(|err| AppError::bad_request(err.to_string()))?
+            }
+        };
+        let goal =
+            goal_spec.board(board.size()).map_err(|err| AppError::bad_request(err.to_string()))?;
+        let name = |text: &Option<String>| text.as_deref().unwrap_or("auto").to_string();
+        let mut algorithm = name(&request.algorithm)
+            .parse::<Algorithm>()
+            .map_err(|err| AppError::bad_request(err.to_string()))?;
+        let heuristic = name(&request.heuristic)
+            .parse::<Heuristic>()
+            .map_err(|err| AppError::bad_request(err.to_string()))?;
+        if !named_goal(&goal) && board.tiles().len() <= TABLE_CELLS {
+            // Exact tables are cached per goal for the life of the process, so a client sending
+            // many explicit goals could grow the server without bound: tables serve the
+            // named goals only, and IDA* (as optimal, and instant at this size) the others.
+            match algorithm {
+                Algorithm::Auto => algorithm = Algorithm::IdaStar,
+                Algorithm::Table => {
+                    return Err(AppError::bad_request(
+                        "this server builds exact tables for the named goals only (blank-last, blank-first, snail); use another algorithm",
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let weight = request.weight.unwrap_or(2.0);
+        if !(weight.is_finite() && weight >= 1.0) {
+            return Err(AppError::bad_request(format!(
+                "weight must be a number of at least 1, got {weight}"
+            )));
+        }
+        let options = Options {
+            algorithm,
+            heuristic,
+            weight,
+            optimal: request.optimal.unwrap_or(false),
+            improve: false,
+            limits: limits(request, config)?,
+        };
+        Ok(Task { board, goal, options })
+    }
+}
+
+/// The largest board the exact tables serve.
+const TABLE_CELLS: usize = 9;
+
+/// Whether `goal` is one of the named goals for its size.
+fn named_goal(goal: &Board) -> bool {
+    [Goal::BlankLast, Goal::BlankFirst, Goal::Snail]
+        .iter()
+        .any(|g| g.board(goal.size()).is_ok_and(|b| b == *goal))
+}
+
+/// The request's limits, each capped by the server's.
+fn limits(request: &SolveRequest, config: &Config) -> Result<Limits, AppError> {
+    if request.max_nodes == Some(0)
+        || request.timeout_ms == Some(0)
+        || request.max_memory_mib == Some(0)
+    {
+        return Err(AppError::bad_request(
+            "max_nodes, timeout_ms and max_memory_mib must be at least 1",
+        ));
+    }
+    let max_nodes = match (request.max_nodes, config.max_nodes) {
+        (Some(asked), Some(cap)) => Some(asked.min(cap)),
+        (asked, cap) => asked.or(cap),
+    };
+    let timeout = request
+        .timeout_ms
+        .map_or(config.timeout, |ms| Duration::from_millis(ms).min(config.timeout));
+    let max_memory = request.max_memory_mib.map_or(config.max_memory, |mib| {
+        usize::try_from(mib)
+            .ok()
+            .and_then(|m| m.checked_mul(1 << 20))
+            .unwrap_or(usize::MAX)
+            .min(config.max_memory)
+    });
+    Ok(Limits { max_nodes, max_memory: Some(max_memory), timeout: Some(timeout), cancel: None })
+}
+
+/// `POST /api/solve`.
+pub async fn handler(
+    State(state): State<Arc<AppState>>,
+    AppJson(request): AppJson<SolveRequest>,
+) -> Result<Response, AppError> {
+    let task = Task::new(&request, &state.config)?;
+    match request.mode {
+        Mode::Solve => {
+            let record = state
+                .pool
+                .run(move |cancel| solve_task(task, cancel))
+                .await
+                .map_err(pool_error)??;
+            Ok(Json(record).into_response())
+        }
+        Mode::Hint => {
+            let answer: HintAnswer = state
+                .pool
+                .run(move |cancel| {
+                    let mut limits = task.options.limits.clone();
+                    limits.cancel = Some(cancel);
+                    hint::hint(&task.board, &task.goal, &task.options, limits)
+                })
+                .await
+                .map_err(pool_error)?
+                .map_err(|err| AppError::bad_request(err.to_string()))?;
+            Ok(Json(answer).into_response())
+        }
+    }
+}
+
+/// Solves a task on the calling (blocking) thread and checks the answer by replaying it.
+///
+/// # Errors
+/// 400 when the solver refuses the request; 500 when its moves do not reach the goal (a bug).
+pub fn solve_task(
+    mut task: Task,
+    cancel: Arc<std::sync::atomic::AtomicBool>,
+) -> Result<Record, AppError> {
+    task.options.limits.cancel = Some(cancel);
+    let solution = npuzzle_solver::solve(&task.board, &task.goal, &task.options)
+        .map_err(|err: SolveError| AppError::bad_request(err.to_string()))?;
+    check(&task.board, &task.goal, &solution)?;
+    Ok(Record::new(&task.board, &task.goal, &solution))
+}
+
+/// Replays a solution: one swap per move, cheap insurance that what we send is a solution.
+fn check(board: &Board, goal: &Board, solution: &Solution) -> Result<(), AppError> {
+    if solution.status != Status::Solved {
+        return Ok(());
+    }
+    let mut end = board.clone();
+    match end.apply_all(&solution.moves) {
+        Ok(()) if end == *goal => Ok(()),
+        Ok(()) => Err(AppError::internal(format!("bug: the solver's moves end at {end}"))),
+        Err(err) => Err(AppError::internal(format!("bug: the solver's moves are illegal: {err}"))),
+    }
+}
+
+fn pool_error(err: PoolError) -> AppError {
+    match err {
+        PoolError::Busy => AppError::busy(),
+        PoolError::Panicked => {
+            AppError::internal("internal error: the solver panicked on this board")
+        }
+    }
+}
