@@ -32,6 +32,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// Print random boards, one per line (an instance file `npuzzle solve --input -` reads).
     Scramble(ScrambleArgs),
+    /// Serve the web game (and its API) on a local address until Ctrl-C.
+    Serve(ServeArgs),
 }
 
 /// Output formats of `solve`.
@@ -154,6 +156,31 @@ pub struct ScrambleArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: ScrambleFormat,
+}
+
+/// `npuzzle serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; loopback by default (use 0.0.0.0:PORT to serve other machines).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+
+    /// Solves running at once [default: the number of cores].
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = threads)]
+    pub workers: Option<usize>,
+
+    /// Most memory one solve may hold, in MiB [default: 256]; solving holds at most
+    /// workers x this.
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", value_parser = mebibytes)]
+    pub max_memory: Option<usize>,
+
+    /// Longest one solve may run, in seconds [default: 10]; requests may ask for less.
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
 }
 
 /// The most boards one `scramble` prints.

@@ -25,6 +25,7 @@ mod args;
 mod input;
 mod output;
 mod scramble_cmd;
+mod serve_cmd;
 mod solve_cmd;
 
 use std::io;
@@ -60,7 +61,7 @@ fn run() -> anyhow::Result<ExitCode> {
             ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => err.exit(),
             ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 anyhow::bail!(
-                    "missing command: expected 'solve' or 'scramble' (see 'npuzzle --help')"
+                    "missing command: expected 'solve', 'scramble' or 'serve' (see 'npuzzle --help')"
                 )
             }
             _ => anyhow::bail!("{} (see --help)", clap_reason(&err)),
@@ -69,6 +70,7 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve_cmd::run(&args),
         Command::Scramble(args) => scramble_cmd::run(&args),
+        Command::Serve(args) => serve_cmd::run(&args),
     }
 }
 
