@@ -89,14 +89,17 @@ async function randomize() {
     say(`Shuffled in the browser (${error.message}).`, "warn");
   }
   if (ticket !== scrambleRequest) return;
-  start(w, h, tiles);
+  start(w, h, tiles, true);
   say(`New ${w}×${h} game. The clock starts at your first move.`);
 }
 
-async function start(w, h, tiles) {
+/** Starts a game; only `ranked` ones (random boards) can set best times. */
+let ranked = false;
+async function start(w, h, tiles, isRandom = false) {
   stopPlayback();
   clearSolution();
   $("celebrate").hidden = true;
+  ranked = isRandom;
   game.newGame(w, h, tiles);
   showSize(w, h);
   store.set("size", `${w}x${h}`);
@@ -237,7 +240,7 @@ game.addEventListener("solved", (e) => {
   const all = bests();
   const old = all[key];
   let record = "";
-  if (!assisted) {
+  if (!assisted && ranked) {
     const best = { time: Math.min(time, old ? old.time : Infinity), moves: Math.min(moves, old ? old.moves : Infinity) };
     if (!old || time < old.time) record = "New best time!";
     else if (moves < old.moves) record = "Fewest moves yet!";
@@ -246,7 +249,7 @@ game.addEventListener("solved", (e) => {
   }
   const text = assisted
     ? `${plural(moves, "move")} with help — solve one on your own to set a best time.`
-    : `${clock(time)} · ${plural(moves, "move")}. ${record}`;
+    : `${clock(time)} · ${plural(moves, "move")}. ${ranked ? record : "(Best times are kept for random boards.)"}`;
   $("celebrate-text").textContent = text;
   $("celebrate").hidden = false;
   $("board-wrap").classList.add("won");

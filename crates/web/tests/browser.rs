@@ -37,7 +37,8 @@ impl Page {
         // A fragment-only change would not reload; leave the page first.
         self.client.goto("about:blank").await?;
         self.client.goto(&format!("{}/{fragment}", self.base)).await?;
-        self.wait("the page to start", "document.documentElement.dataset.ready === 'true'", 10).await
+        self.wait("the page to start", "document.documentElement.dataset.ready === 'true'", 10)
+            .await
     }
 
     async fn js(&self, script: &str) -> Result<Value, Error> {
@@ -57,17 +58,20 @@ impl Page {
                 return Ok(());
             }
             if Instant::now() > deadline {
-                return Err(format!("timed out after {secs} s waiting for {what} ({expression})").into());
+                return Err(
+                    format!("timed out after {secs} s waiting for {what} ({expression})").into()
+                );
             }
             tokio::time::sleep(Duration::from_millis(40)).await;
         }
     }
 
     async fn wait_board(&self, expected: &str) -> Outcome {
-        let script = format!("document.getElementById('board').dataset.board === {}", json!(expected));
-        self.wait(&format!("the board to be {expected}"), &script, 5).await.map_err(|err| {
-            format!("{err}").into()
-        })
+        let script =
+            format!("document.getElementById('board').dataset.board === {}", json!(expected));
+        self.wait(&format!("the board to be {expected}"), &script, 5)
+            .await
+            .map_err(|err| format!("{err}").into())
     }
 
     async fn click_tile(&self, tile: u16) -> Outcome {
@@ -98,9 +102,15 @@ impl Page {
         self.client.set_window_size(width, height).await?;
         // The window's outer size may include a frame: fix the viewport itself.
         let inner = self.js("return [window.innerWidth, window.innerHeight];").await?;
-        let (iw, ih) = (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32);
+        let (iw, ih) =
+            (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32);
         if iw != width || ih != height {
-            self.client.set_window_size(width + (width - iw.min(width)), height + (height - ih.min(height))).await?;
+            self.client
+                .set_window_size(
+                    width + (width - iw.min(width)),
+                    height + (height - ih.min(height)),
+                )
+                .await?;
         }
         Ok(())
     }
@@ -112,7 +122,10 @@ fn target_dir() -> PathBuf {
 
 /// A free loopback port (bound, read, released).
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
 }
 
 async fn start_chromedriver() -> Result<(Child, u16), Error> {
@@ -156,7 +169,10 @@ async fn connect(port: u16, profile: &Path) -> Result<Client, Error> {
     caps.insert("browserName".into(), json!("chrome"));
     caps.insert("goog:chromeOptions".into(), json!({ "binary": CHROMIUM, "args": args }));
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    let client = ClientBuilder::new(connector).capabilities(caps).connect(&format!("http://127.0.0.1:{port}")).await?;
+    let client = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await?;
     Ok(client)
 }
 
@@ -253,7 +269,10 @@ async fn shows_a_board_of_labelled_tile_buttons(page: &Page) -> Outcome {
         ensure_eq!(tile.tag_name().await?.to_lowercase(), "button");
         let number = tile.attr("data-tile").await?.unwrap_or_default();
         let label = tile.attr("aria-label").await?.unwrap_or_default();
-        ensure!(label.contains(&format!("Tile {number}")), "accessible name {label:?} lacks {number}");
+        ensure!(
+            label.contains(&format!("Tile {number}")),
+            "accessible name {label:?} lacks {number}"
+        );
         ensure_eq!(tile.text().await?.trim(), number, "the tile shows its number");
     }
     // Every control the contract names is a button with that visible text or label.
@@ -314,7 +333,12 @@ async fn arrow_keys_move_tiles_and_undo_restores(page: &Page) -> Outcome {
 async fn randomize_then_solve_animates_to_solved(page: &Page) -> Outcome {
     page.open("#board=1,2,3/4,5,6/7,8,0&picture=alpine").await?;
     page.click("randomize").await?;
-    page.wait("a new random board", "document.getElementById('board').dataset.solved === 'false'", 5).await?;
+    page.wait(
+        "a new random board",
+        "document.getElementById('board').dataset.solved === 'false'",
+        5,
+    )
+    .await?;
     let start: Board = page.board().await?.parse()?;
     ensure_eq!((start.width(), start.height()), (3, 3));
     page.js("const s = document.getElementById('speed'); s.value = 30; s.dispatchEvent(new Event('input'));").await?;
@@ -325,7 +349,12 @@ async fn randomize_then_solve_animates_to_solved(page: &Page) -> Outcome {
     )
     .await?;
     page.click("solve").await?;
-    page.wait("the solution to play to the goal", "document.getElementById('board').dataset.solved === 'true'", 20).await?;
+    page.wait(
+        "the solution to play to the goal",
+        "document.getElementById('board').dataset.solved === 'true'",
+        20,
+    )
+    .await?;
     let seen: Vec<String> = serde_json::from_value(page.js("return window.seen;").await?)?;
     let status = page.status().await?;
     ensure!(status.contains("Solved by the solver") || status.contains("Solved"), "{status}");
@@ -336,7 +365,10 @@ async fn randomize_then_solve_animates_to_solved(page: &Page) -> Outcome {
         if board == previous {
             continue;
         }
-        ensure!(previous.legal_moves().any(|m| previous.moved(m).as_ref() == Some(&board)), "{previous} -> {board} is not one move");
+        ensure!(
+            previous.legal_moves().any(|m| previous.moved(m).as_ref() == Some(&board)),
+            "{previous} -> {board} is not one move"
+        );
         previous = board;
     }
     ensure_eq!(previous.to_string(), "1 2 3/4 5 6/7 8 0");
@@ -345,19 +377,30 @@ async fn randomize_then_solve_animates_to_solved(page: &Page) -> Outcome {
     ensure_eq!(done, total);
     // Step back goes back one move; the player can take over.
     page.click("step-back").await?;
-    page.wait("one step back", "document.getElementById('board').dataset.solved === 'false'", 5).await?;
+    page.wait("one step back", "document.getElementById('board').dataset.solved === 'false'", 5)
+        .await?;
     Ok(())
 }
 
 async fn hint_shows_the_optimal_distance(page: &Page) -> Outcome {
     page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
     page.click("hint").await?;
-    page.wait("the hint", "document.getElementById('status').textContent.includes('Optimal distance')", 10).await?;
+    page.wait(
+        "the hint",
+        "document.getElementById('status').textContent.includes('Optimal distance')",
+        10,
+    )
+    .await?;
     let status = page.status().await?;
     ensure!(status.contains("Optimal distance 31"), "{status}");
     let hinted = page.js("return document.getElementById('board').dataset.hint;").await?;
     let tile = hinted.as_str().ok_or("no data-hint")?;
-    let class = page.client.find(Locator::Css(&format!("#board button[data-tile='{tile}']"))).await?.attr("class").await?;
+    let class = page
+        .client
+        .find(Locator::Css(&format!("#board button[data-tile='{tile}']")))
+        .await?
+        .attr("class")
+        .await?;
     ensure!(class.unwrap_or_default().contains("hint"));
     // Following the hint brings the distance to 30.
     let start: Board = "8 6 7/2 5 4/3 0 1".parse()?;
@@ -366,7 +409,12 @@ async fn hint_shows_the_optimal_distance(page: &Page) -> Outcome {
     page.click_tile(tile).await?;
     page.wait_board(&start.moved(letter).ok_or("illegal")?.to_string()).await?;
     page.click("hint").await?;
-    page.wait("the next hint", "document.getElementById('status').textContent.includes('Optimal distance 30')", 10).await?;
+    page.wait(
+        "the next hint",
+        "document.getElementById('status').textContent.includes('Optimal distance 30')",
+        10,
+    )
+    .await?;
     Ok(())
 }
 
@@ -429,7 +477,10 @@ async fn the_share_link_restores_position_and_picture(page: &Page) -> Outcome {
 
 async fn the_board_fits_a_phone(page: &Page) -> Outcome {
     page.set_width(390, 844).await?;
-    page.open("#board=1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19,20/21,22,23,0,24&picture=balloons").await?;
+    page.open(
+        "#board=1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19,20/21,22,23,0,24&picture=balloons",
+    )
+    .await?;
     let fit = page
         .js(
             "const r = document.getElementById('board').getBoundingClientRect();
@@ -441,7 +492,10 @@ async fn the_board_fits_a_phone(page: &Page) -> Outcome {
     ensure_eq!(f("width"), 390.0, "{fit}");
     ensure!(f("left") >= 0.0 && f("right") <= 390.0, "the board overflows: {fit}");
     ensure!(f("scroll") <= 390.0, "the page scrolls sideways: {fit}");
-    ensure!(f("tile") >= 44.0 * 5.0 / 5.0 - 1.0 && f("tile") >= 40.0, "tiles too small to tap: {fit}");
+    ensure!(
+        f("tile") >= 44.0 * 5.0 / 5.0 - 1.0 && f("tile") >= 40.0,
+        "tiles too small to tap: {fit}"
+    );
     // Still playable: a tap slides.
     page.click_tile(24).await?;
     page.wait_board("1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0").await?;
@@ -456,11 +510,24 @@ async fn screenshots(page: &Page, dir: &Path) -> Outcome {
         page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
         page.screenshot(&dir.join(format!("numbers-3x3-{tag}.png"))).await?;
         page.open("#board=12,1,10,2/7,11,4,14/5,0,9,15/8,13,6,3&picture=alpine").await?;
+        page.wait(
+            "the picture",
+            "document.getElementById('board').classList.contains('picture')",
+            5,
+        )
+        .await?;
         page.click("hint").await?;
         page.wait("the hint", "document.getElementById('board').dataset.hint", 10).await?;
         page.screenshot(&dir.join(format!("hint-4x4-{tag}.png"))).await?;
         for picture in ["reef", "bauhaus", "city", "balloons"] {
-            page.open(&format!("#board=1,2,3,4/5,6,7,8/9,10,11,12/13,14,0,15&picture={picture}")).await?;
+            page.open(&format!("#board=1,2,3,4/5,6,7,8/9,10,11,12/13,14,0,15&picture={picture}"))
+                .await?;
+            page.wait(
+                "the picture",
+                "document.getElementById('board').classList.contains('picture')",
+                5,
+            )
+            .await?;
             page.screenshot(&dir.join(format!("{picture}-{tag}.png"))).await?;
         }
         page.click_tile(15).await?;
@@ -470,10 +537,18 @@ async fn screenshots(page: &Page, dir: &Path) -> Outcome {
         page.open("#board=5,1,2,3/9,6,7,4/13,10,11,8/0,14,15,12&picture=numbers").await?;
         page.js("const s = document.getElementById('speed'); s.value = 2; s.dispatchEvent(new Event('input'));").await?;
         page.click("solve").await?;
-        page.wait("playback", "document.getElementById('step-count').textContent.startsWith('2 /')", 10).await?;
+        page.wait(
+            "playback",
+            "document.getElementById('step-count').textContent.startsWith('2 /')",
+            10,
+        )
+        .await?;
         page.click("play").await?;
         page.screenshot(&dir.join(format!("playback-{tag}.png"))).await?;
-        page.open("#board=3,14,9,11,5,4/8,2,13,12,1,6/7,10,15,17,18,0/19,20,16,21,22,23/24,25,26,27,28,29/30,31,32,33,34,35&picture=city").await?;
+        page.open("#picture=city").await?;
+        page.client.find(Locator::Id("size")).await?.select_by_value("6x6").await?;
+        page.wait("a 6x6 board", "document.getElementById('board').dataset.size === '6x6' && document.getElementById('board').classList.contains('picture')", 5).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
         page.screenshot(&dir.join(format!("city-6x6-{tag}.png"))).await?;
     }
     page.set_width(1280, 900).await?;
@@ -496,7 +571,13 @@ async fn the_page_plays_in_chromium() {
     let server = tokio::spawn(npuzzle_web::serve(listener, state, std::future::pending()));
 
     let (mut driver, port) = start_chromedriver().await.unwrap();
-    let profile = std::env::temp_dir().join(format!("npuzzle-chromium-{}-{}", std::process::id(), std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())));
+    let profile = std::env::temp_dir().join(format!(
+        "npuzzle-chromium-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
     let client = connect(port, &profile).await.unwrap();
     let page = Page { client, base };
 
@@ -517,7 +598,10 @@ async fn the_page_plays_in_chromium() {
         }
         if let Err(err) = scenario(&page).await {
             let shot = target_dir().join("browser-failures").join(format!("{name}.png"));
-            let saved = page.screenshot(&shot).await.map_or_else(|e| format!("(no screenshot: {e})"), |()| format!("screenshot: {}", shot.display()));
+            let saved = page.screenshot(&shot).await.map_or_else(
+                |e| format!("(no screenshot: {e})"),
+                |()| format!("screenshot: {}", shot.display()),
+            );
             failures.push(format!("{name}: {err} {saved}"));
         }
     }
