@@ -231,12 +231,14 @@ fn two_colour_png(width: u32, height: u32) -> Vec<u8> {
 /// Like `assert!`, but returns the failure so the scenario's screenshot can be saved.
 macro_rules! ensure {
     ($cond:expr $(,)?) => {
-        if !$cond {
+        let holds: bool = $cond;
+        if !holds {
             return Err(format!("failed: {}", stringify!($cond)).into());
         }
     };
     ($cond:expr, $($fmt:tt)+) => {
-        if !$cond {
+        let holds: bool = $cond;
+        if !holds {
             return Err(format!($($fmt)+).into());
         }
     };
