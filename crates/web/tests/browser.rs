@@ -306,6 +306,22 @@ async fn clicking_tiles_slides_one_or_a_run(page: &Page) -> Outcome {
     Ok(())
 }
 
+async fn a_swipe_slides_a_tile(page: &Page) -> Outcome {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, PointerAction, TouchActions};
+    page.open("#board=1,2,3/4,0,6/7,5,8&picture=numbers").await?;
+    let board = page.client.find(Locator::Id("board")).await?;
+    // A finger swipes left across the board: the tile right of the blank slides left.
+    let swipe = TouchActions::new("finger".into())
+        .then(PointerAction::MoveToElement { element: board, duration: None, x: 40.0, y: 0.0 })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::MoveBy { duration: Some(Duration::from_millis(150)), x: -90.0, y: 0.0 })
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    page.client.perform_actions(swipe).await?;
+    page.wait_board("1 2 3/4 6 0/7 5 8").await?;
+    page.client.release_actions().await?;
+    Ok(())
+}
+
 async fn arrow_keys_move_tiles_and_undo_restores(page: &Page) -> Outcome {
     page.open("#board=1,2,3/4,5,6/7,8,0&picture=numbers").await?;
     let body = page.client.find(Locator::Css("body")).await?;
@@ -588,6 +604,7 @@ async fn the_page_plays_in_chromium() {
     for (name, scenario) in scenarios![
         shows_a_board_of_labelled_tile_buttons,
         clicking_tiles_slides_one_or_a_run,
+        a_swipe_slides_a_tile,
         arrow_keys_move_tiles_and_undo_restores,
         randomize_then_solve_animates_to_solved,
         hint_shows_the_optimal_distance,
