@@ -47,6 +47,14 @@ pub fn run(addr: SocketAddr, config: Config, ready: impl FnOnce(SocketAddr)) -> 
         let local = listener.local_addr()?;
         ready(local);
         tracing::info!(%local, workers = config.workers, "serving");
+        // The 8-puzzle's exact table takes a moment to build: build it now, not during the
+        // first player's hint.
+        tokio::task::spawn_blocking(|| {
+            let size = npuzzle_core::Size::square(3).ok();
+            if let Some(goal) = size.and_then(|s| npuzzle_core::Goal::BlankLast.board(s).ok()) {
+                npuzzle_solver::ExactTable::for_goal(&goal);
+            }
+        });
         serve(listener, AppState::new(config), shutdown_signal()).await
     })
 }

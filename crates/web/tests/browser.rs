@@ -314,7 +314,11 @@ async fn a_swipe_slides_a_tile(page: &Page) -> Outcome {
     let swipe = TouchActions::new("finger".into())
         .then(PointerAction::MoveToElement { element: board, duration: None, x: 40.0, y: 0.0 })
         .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
-        .then(PointerAction::MoveBy { duration: Some(Duration::from_millis(150)), x: -90.0, y: 0.0 })
+        .then(PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(150)),
+            x: -90.0,
+            y: 0.0,
+        })
         .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
     page.client.perform_actions(swipe).await?;
     page.wait_board("1 2 3/4 6 0/7 5 8").await?;
