@@ -327,6 +327,8 @@ $("hint").addEventListener("click", async () => {
     else say(`${move[0].toUpperCase()}${move.slice(1)} — about ${plural(answer.distance, "move")} to go (not optimal: ${answer.algorithm}).`);
   } catch (error) {
     if (error.name !== "AbortError") say(`No hint: ${error.message}.`, "error");
+    // Aborted by a move (not by a newer hint, which has its own message): clear ours.
+    else if (hintAbort === abort) say("");
   } finally {
     if (hintAbort === abort) hintAbort = null;
     $("hint").removeAttribute("aria-busy");
@@ -445,7 +447,10 @@ $("solve").addEventListener("click", async () => {
   $("solve-note").textContent = "";
   try {
     const record = await api.solve({ board, algorithm, heuristic }, abort.signal);
-    if (board !== game.notation) return;
+    if (board !== game.notation) {
+      say("The board changed while the solver worked: press Solve again.");
+      return;
+    }
     const effort = `${record.algorithm}${record.heuristic ? ` + ${record.heuristic}` : ""}, ${plural(record.expanded, "node")}, ${formatSeconds(record.seconds)}`;
     $("solve-note").textContent = effort;
     if (record.status !== "solved") {
@@ -491,6 +496,17 @@ function loadPosition(text, origin) {
   say(`Loaded ${origin}: ${parsed.w}×${parsed.h}.`);
   return true;
 }
+
+// Pasting a position anywhere on the page (outside a text field) loads it.
+document.addEventListener("paste", (e) => {
+  if (e.target.closest && e.target.closest("input, textarea, select")) return;
+  const text = e.clipboardData && e.clipboardData.getData("text");
+  if (text && /\d/.test(text)) {
+    e.preventDefault();
+    $("position").value = text.trim();
+    loadPosition(text, "the pasted position");
+  }
+});
 
 $("load").addEventListener("click", () => loadPosition($("position").value, "the position"));
 $("position").addEventListener("keydown", (e) => {

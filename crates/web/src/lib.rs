@@ -47,9 +47,10 @@
 //!   **Play**/**Pause** (one button whose text says what it will do), **Step back**,
 //!   **Step forward**, **Next picture**, **Numbers** (a checkbox: numbers on picture tiles),
 //!   **Copy position**, **Share link**, and the labelled inputs **Size**, **Width**,
-//!   **Height**, **Algorithm**, **Heuristic**, **Speed**, **Position** (with **Load**),
-//!   **Keys move** (tile or blank) and **Your picture** (a file input; dropping an image on
-//!   the board does the same).
+//!   **Height**, **Tiles show** (numbers or a picture), **Algorithm**, **Heuristic**,
+//!   **Speed**, **Position** (with **Load**; pasting a position anywhere outside a text field
+//!   loads it too), **Keys move** (tile or blank) and **Your picture** (a file input;
+//!   dropping an image on the board does the same).
 //! - `#status` is a live region with the last message (a hint's "optimal distance N", a
 //!   solve's result, an error); `#moves` and `#timer` show the move count and the time.
 //! - The hint highlights its tile with the class `hint` and `data-hint` on the board.
