@@ -13,9 +13,43 @@
 //!
 //! The tests check all three against exact distances on every one of the 181,440 3x3 boards.
 
+use std::fmt;
+
 use npuzzle_core::Board;
 
-use crate::options::Heuristic;
+/// A heuristic an engine computes: the [`crate::Heuristic`] option with `auto` resolved by
+/// the policy ([`crate::Plan`]). Engines match on it exhaustively, so a new heuristic is a
+/// compile error everywhere it must be handled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    /// Misplaced tiles, blank excluded.
+    Hamming,
+    /// Sum of each tile's taxicab distance to its goal cell.
+    Manhattan,
+    /// Manhattan plus two moves for each tile that must leave its row or column.
+    LinearConflict,
+}
+
+impl HeuristicKind {
+    /// Every heuristic an engine computes.
+    pub const ALL: [HeuristicKind; 3] =
+        [HeuristicKind::Hamming, HeuristicKind::Manhattan, HeuristicKind::LinearConflict];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Hamming => "hamming",
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+        }
+    }
+}
+
+impl fmt::Display for HeuristicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Where each tile belongs: the precomputed goal column and row of every tile.
 #[derive(Clone, Debug)]
@@ -108,12 +142,12 @@ impl GoalMap {
         self.manhattan(tiles) + rows + cols
     }
 
-    /// The value of heuristic `kind` for `tiles` (`Auto` means linear conflict).
-    pub fn estimate(&self, kind: Heuristic, tiles: &[u16]) -> u32 {
+    /// The value of heuristic `kind` for `tiles`.
+    pub fn estimate(&self, kind: HeuristicKind, tiles: &[u16]) -> u32 {
         match kind {
-            Heuristic::Hamming => self.hamming(tiles),
-            Heuristic::Manhattan => self.manhattan(tiles),
-            Heuristic::LinearConflict | Heuristic::Auto => self.linear_conflict(tiles),
+            HeuristicKind::Hamming => self.hamming(tiles),
+            HeuristicKind::Manhattan => self.manhattan(tiles),
+            HeuristicKind::LinearConflict => self.linear_conflict(tiles),
         }
     }
 }
@@ -154,15 +188,15 @@ pub(crate) fn removals(
 ///
 /// # Examples
 /// ```
-/// use npuzzle_solver::{Heuristic, heuristic::estimate};
+/// use npuzzle_solver::heuristic::{HeuristicKind, estimate};
 /// let board = "3 2 1/4 5 6/7 8 0".parse().unwrap();
 /// let goal = "1 2 3/4 5 6/7 8 0".parse().unwrap();
-/// assert_eq!(estimate(Heuristic::Hamming, &board, &goal), 2);
-/// assert_eq!(estimate(Heuristic::Manhattan, &board, &goal), 4);
+/// assert_eq!(estimate(HeuristicKind::Hamming, &board, &goal), 2);
+/// assert_eq!(estimate(HeuristicKind::Manhattan, &board, &goal), 4);
 /// // 3 2 1 is reversed: two of the three must leave the row and come back (2 moves each).
-/// assert_eq!(estimate(Heuristic::LinearConflict, &board, &goal), 8);
+/// assert_eq!(estimate(HeuristicKind::LinearConflict, &board, &goal), 8);
 /// ```
-pub fn estimate(kind: Heuristic, board: &Board, goal: &Board) -> u32 {
+pub fn estimate(kind: HeuristicKind, board: &Board, goal: &Board) -> u32 {
     GoalMap::new(goal).estimate(kind, board.tiles())
 }
 

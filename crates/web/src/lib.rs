@@ -15,7 +15,8 @@
 //!   `board`, `goal`, `width`, `height`, `algorithm`, `heuristic`, `optimal`, `length`,
 //!   `moves`, `tiles`, `expanded`, `generated`, `max_frontier`, `seconds`, `error`, and
 //!   `note` when there is one. With `"mode": "hint"` it answers only the next move:
-//!   `move` (its letter), `tile`, `distance` and `optimal` (see [`hint`]).
+//!   `move` (its letter), `tile`, `distance` and `optimal`, and every legal move with the
+//!   distance after it (see [`hint`]).
 //! - `GET /api/scramble?size=4x4&seed=7&goal=blank-last`: a uniformly random solvable board,
 //!   `{"board", "size", "goal", "seed", "solvable"}`; the seed defaults to the clock.
 //! - `GET /healthz`: `{"status": "ok", "pool": {...}}`, answered on the async threads even
@@ -78,7 +79,6 @@ mod assets;
 mod error;
 pub mod hint;
 pub mod pool;
-mod record;
 mod scramble;
 mod server;
 mod solve;
@@ -89,12 +89,14 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
+use npuzzle_solver::Solver;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 pub use error::{AppError, AppJson, AppQuery, RETRY_AFTER_SECS};
+pub use hint::{HintAnswer, MoveAnswer};
+pub use npuzzle_solver::Record;
 pub use pool::{Pool, PoolLoad};
-pub use record::Record;
 pub use scramble::{ScrambleQuery, Scrambled};
 pub use server::{run, serve};
 pub use solve::{Mode, SolveRequest, Task};
@@ -140,11 +142,13 @@ impl Default for Config {
     }
 }
 
-/// What every handler shares: the configuration and the solver pool.
+/// What every handler shares: the configuration, the solver and the pool it runs on.
 #[derive(Debug)]
 pub struct AppState {
     /// The caps.
     pub config: Config,
+    /// The solver: its tables are built on first use and kept, bounded whatever clients send.
+    pub solver: Solver,
     /// The pool that runs solves.
     pub pool: Pool,
 }
@@ -153,7 +157,7 @@ impl AppState {
     /// The state for `config`, with its pool.
     pub fn new(config: Config) -> Arc<AppState> {
         let pool = Pool::new(config.workers, config.queue, config.queue_wait);
-        Arc::new(AppState { config, pool })
+        Arc::new(AppState { config, solver: Solver::new(), pool })
     }
 }
 

@@ -59,15 +59,17 @@ pub fn run(addr: SocketAddr, config: Config, ready: impl FnOnce(SocketAddr)) -> 
         let local = listener.local_addr()?;
         ready(local);
         tracing::info!(%local, workers = config.workers, "serving");
+        let state = AppState::new(config);
         // The 8-puzzle's exact table takes a moment to build: build it now, not during the
         // first player's hint.
-        tokio::task::spawn_blocking(|| {
+        let solver = state.solver.clone();
+        tokio::task::spawn_blocking(move || {
             let size = npuzzle_core::Size::square(3).ok();
             if let Some(goal) = size.and_then(|s| npuzzle_core::Goal::BlankLast.board(s).ok()) {
-                npuzzle_solver::ExactTable::for_goal(&goal);
+                solver.exact_table(&goal);
             }
         });
-        serve(listener, AppState::new(config), shutdown_signal()).await
+        serve(listener, state, shutdown_signal()).await
     })
 }
 

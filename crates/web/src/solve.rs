@@ -1,19 +1,19 @@
 //! `POST /api/solve`: decode the request, solve on the pool, encode the record.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use npuzzle_core::{Board, Goal, parse_board};
-use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Solution, SolveError, Status};
+use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Record, Solution, Solver, Status};
 use serde::Deserialize;
 
 use crate::error::{AppError, AppJson};
-use crate::hint::{self, HintAnswer};
+use crate::hint::HintAnswer;
 use crate::pool::PoolError;
-use crate::record::Record;
 use crate::{AppState, Config};
 
 /// The body of `POST /api/solve`. Every field but `board` is optional.
@@ -82,26 +82,12 @@ impl Task {
         let goal =
             goal_spec.board(board.size()).map_err(|err| AppError::bad_request(err.to_string()))?;
         let name = |text: &Option<String>| text.as_deref().unwrap_or("auto").to_string();
-        let mut algorithm = name(&request.algorithm)
+        let algorithm = name(&request.algorithm)
             .parse::<Algorithm>()
             .map_err(|err| AppError::bad_request(err.to_string()))?;
         let heuristic = name(&request.heuristic)
             .parse::<Heuristic>()
             .map_err(|err| AppError::bad_request(err.to_string()))?;
-        if !named_goal(&goal) && board.tiles().len() <= TABLE_CELLS {
-            // Exact tables are cached per goal for the life of the process, so a client sending
-            // many explicit goals could grow the server without bound: tables serve the
-            // named goals only, and IDA* (as optimal, and instant at this size) the others.
-            match algorithm {
-                Algorithm::Auto => algorithm = Algorithm::IdaStar,
-                Algorithm::Table => {
-                    return Err(AppError::bad_request(
-                        "this server builds exact tables for the named goals only (blank-last, blank-first, snail); use another algorithm",
-                    ));
-                }
-                _ => {}
-            }
-        }
         let weight = request.weight.unwrap_or(2.0);
         if !(weight.is_finite() && weight >= 1.0) {
             return Err(AppError::bad_request(format!(
@@ -118,16 +104,6 @@ impl Task {
         };
         Ok(Task { board, goal, options })
     }
-}
-
-/// The largest board the exact tables serve.
-const TABLE_CELLS: usize = 9;
-
-/// Whether `goal` is one of the named goals for its size.
-fn named_goal(goal: &Board) -> bool {
-    [Goal::BlankLast, Goal::BlankFirst, Goal::Snail]
-        .iter()
-        .any(|g| g.board(goal.size()).is_ok_and(|b| b == *goal))
 }
 
 /// The request's limits, each capped by the server's.
@@ -163,26 +139,22 @@ pub async fn handler(
     AppJson(request): AppJson<SolveRequest>,
 ) -> Result<Response, AppError> {
     let task = Task::new(&request, &state.config)?;
+    let solver = state.solver.clone();
     match request.mode {
         Mode::Solve => {
             let record = state
                 .pool
-                .run(move |cancel| solve_task(task, cancel))
+                .run(move |cancel| solve_task(&solver, task, cancel))
                 .await
                 .map_err(pool_error)??;
             Ok(Json(record).into_response())
         }
         Mode::Hint => {
-            let answer: HintAnswer = state
+            let answer = state
                 .pool
-                .run(move |cancel| {
-                    let mut limits = task.options.limits.clone();
-                    limits.cancel = Some(cancel);
-                    hint::hint(&task.board, &task.goal, &task.options, limits)
-                })
+                .run(move |cancel| hint_task(&solver, task, cancel))
                 .await
-                .map_err(pool_error)?
-                .map_err(|err| AppError::bad_request(err.to_string()))?;
+                .map_err(pool_error)??;
             Ok(Json(answer).into_response())
         }
     }
@@ -193,14 +165,34 @@ pub async fn handler(
 /// # Errors
 /// 400 when the solver refuses the request; 500 when its moves do not reach the goal (a bug).
 pub fn solve_task(
+    solver: &Solver,
     mut task: Task,
-    cancel: Arc<std::sync::atomic::AtomicBool>,
+    cancel: Arc<AtomicBool>,
 ) -> Result<Record, AppError> {
     task.options.limits.cancel = Some(cancel);
-    let solution = npuzzle_solver::solve(&task.board, &task.goal, &task.options)
-        .map_err(|err: SolveError| AppError::bad_request(err.to_string()))?;
+    let solution = solver
+        .solve(&task.board, &task.goal, &task.options)
+        .map_err(|err| AppError::bad_request(err.to_string()))?;
     check(&task.board, &task.goal, &solution)?;
     Ok(Record::new(&task.board, &task.goal, &solution))
+}
+
+/// The next move for a task, on the calling (blocking) thread, its solution checked.
+///
+/// # Errors
+/// 400 when the solver refuses the request; 500 when its solution does not reach the goal.
+pub fn hint_task(
+    solver: &Solver,
+    mut task: Task,
+    cancel: Arc<AtomicBool>,
+) -> Result<HintAnswer, AppError> {
+    let clock = Instant::now();
+    task.options.limits.cancel = Some(cancel);
+    let hint = solver
+        .hint(&task.board, &task.goal, &task.options)
+        .map_err(|err| AppError::bad_request(err.to_string()))?;
+    check(&task.board, &task.goal, &hint.solution)?;
+    Ok(HintAnswer::new(&task.board, &task.goal, &hint, clock.elapsed().as_secs_f64()))
 }
 
 /// Replays a solution: one swap per move, cheap insurance that what we send is a solution.

@@ -104,18 +104,33 @@ async fn solve_takes_algorithm_heuristic_and_goal() {
     assert_eq!(record["heuristic"], "manhattan");
     assert_eq!((record["length"].clone(), record["optimal"].clone()), (json!(19), json!(true)));
     assert_solves(&record);
-    // An explicit goal that is not a named one is solved by IDA* (tables serve named goals).
-    let (status, record) =
-        solve(&state, json!({"board": "1 2 3/4 5 6/7 8 0", "goal": "1 2 3/4 5 6/8 7 0"})).await;
-    assert_eq!(status, StatusCode::OK, "{record}");
-    assert_eq!(record["status"], "unsolvable");
-    assert!(record["error"].is_string());
+    // Any explicit goal: an unsolvable board towards it is an answer.
     let (status, record) =
         solve(&state, json!({"board": "1 2 3/4 5 6/8 0 7", "goal": "1 2 3/4 5 6/8 7 0"})).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(record["algorithm"], "idastar");
+    assert_eq!(record["algorithm"], "table");
     assert_eq!(record["length"], 1);
     assert_solves(&record);
+    // Clients sending many explicit goals cannot grow the server's tables: they depend on
+    // the goal's blank cell only.
+    let before = state.solver.table_count();
+    for seed in 0..12u64 {
+        let (_, _, scrambled) = send(
+            &state,
+            Request::get(format!("/api/scramble?size=3x3&seed={seed}"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+        let mut goal: Vec<&str> = scrambled["board"].as_str().unwrap().split([' ', '/']).collect();
+        goal.retain(|t| *t != "0");
+        goal.push("0");
+        let goal = goal.chunks(3).map(|r| r.join(" ")).collect::<Vec<_>>().join("/");
+        let (status, record) =
+            solve(&state, json!({"board": "1 2 3/4 5 6/7 8 0", "goal": goal})).await;
+        assert_eq!(status, StatusCode::OK, "{record}");
+    }
+    assert!(state.solver.table_count() <= before + 1, "{} tables", state.solver.table_count());
     // A large board gets the reduction solver, labelled not optimal.
     let (status, _, board) =
         send(&state, Request::get("/api/scramble?size=9x7&seed=3").body(Body::empty()).unwrap())
@@ -144,6 +159,12 @@ async fn hint_gives_the_next_optimal_move_and_distance() {
     assert_eq!(hint["status"], "solved");
     assert_eq!(hint["distance"], 31);
     assert_eq!(hint["optimal"], true);
+    // Every legal move with the distance after it: the hinted one leads to 30.
+    let moves = hint["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{hint}");
+    let best = moves.iter().find(|m| m["move"] == hint["move"]).unwrap();
+    assert_eq!((best["distance"].clone(), best["exact"].clone()), (json!(30), json!(true)));
+    assert!(moves.iter().all(|m| m["distance"].as_u64().unwrap() >= 30));
     // The move is legal and leads to a board at distance 30.
     let mut board: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
     let letter: Moves = hint["move"].as_str().unwrap().parse().unwrap();
