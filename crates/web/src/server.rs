@@ -12,6 +12,10 @@ use crate::{AppState, Config, app};
 /// Serves `state` on `listener` until `shutdown` completes, then cancels the solves still
 /// running and waits for the open requests to end (each is bounded by the solve limits).
 ///
+/// Solves run on the runtime's blocking threads: a runtime built with
+/// `max_blocking_threads(config.workers)`, as [`run`] builds it, keeps the memory they hold
+/// to one allocator arena per worker.
+///
 /// # Errors
 /// When accepting connections fails.
 pub async fn serve(
