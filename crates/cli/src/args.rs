@@ -39,6 +39,8 @@ pub enum Command {
     /// +/- board size; h hint; s solve (space pauses, . steps, +/- speed); ? all keys;
     /// q or Esc quits. NO_COLOR=1 gives a monochrome look.
     Play(PlayArgs),
+    /// Serve the web game (and its API) on a local address until Ctrl-C.
+    Serve(ServeArgs),
 }
 
 /// Output formats of `solve`.
@@ -181,6 +183,30 @@ pub struct PlayArgs {
     /// Random seed of the boards `r` deals [default: from the clock].
     #[arg(long, allow_negative_numbers = true, value_name = "S")]
     pub seed: Option<u64>,
+
+/// `npuzzle serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; loopback by default (use 0.0.0.0:PORT to serve other machines).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+
+    /// Solves running at once [default: the number of cores].
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = threads)]
+    pub workers: Option<usize>,
+
+    /// Most memory one solve may hold, in MiB [default: 256]; solving holds at most
+    /// workers x this.
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", value_parser = mebibytes)]
+    pub max_memory: Option<usize>,
+
+    /// Longest one solve may run, in seconds [default: 10]; requests may ask for less.
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
 }
 
 /// The most boards one `scramble` prints.

@@ -26,6 +26,7 @@ mod input;
 mod output;
 mod play_cmd;
 mod scramble_cmd;
+mod serve_cmd;
 mod solve_cmd;
 
 use std::io;
@@ -61,7 +62,7 @@ fn run() -> anyhow::Result<ExitCode> {
             ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => err.exit(),
             ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 anyhow::bail!(
-                    "missing command: expected 'solve' or 'scramble' (see 'npuzzle --help')"
+                    "missing command: expected 'solve', 'scramble' or 'serve' (see 'npuzzle --help')"
                 )
             }
             _ => anyhow::bail!("{} (see --help)", clap_reason(&err)),
@@ -71,6 +72,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve_cmd::run(&args),
         Command::Scramble(args) => scramble_cmd::run(&args),
         Command::Play(args) => play_cmd::run(&args),
+        Command::Serve(args) => serve_cmd::run(&args),
     }
 }
 

@@ -504,3 +504,60 @@ fn scramble_output_round_trips_into_solve() {
     run.assert_fails(3, "unsolvable");
     assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
 }
+
+/// `npuzzle serve`: prints its URL, answers, logs the request, and exits 0 on Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn serve_prints_its_url_answers_and_stops_cleanly_on_ctrl_c() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("a line");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    assert!(host.starts_with("127.0.0.1:") && !host.ends_with(":0"), "{line}");
+    let mut stream = TcpStream::connect(host).expect("the server listens");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    write!(stream, "GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+        .expect("sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"status\":\"ok\""), "{answer}");
+
+    let interrupted = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    assert!(interrupted.is_ok_and(|s| s.success()));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop within 10 s of Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+    let mut log = String::new();
+    child.stderr.take().expect("piped").read_to_string(&mut log).expect("the log");
+    assert!(log.contains("/healthz") && log.contains("status=200"), "no request log: {log}");
+    assert!(!log.contains('\u{1b}'), "colour codes in a log that is not a terminal: {log}");
+}
+
+#[test]
+fn serve_refuses_a_bad_or_busy_address() {
+    npuzzle(&["serve", "--addr", "localhost"]).assert_fails(2, "invalid socket address");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = taken.local_addr().expect("its address").to_string();
+    npuzzle(&["serve", "--addr", &addr]).assert_fails(2, "cannot listen on");
+}
