@@ -32,6 +32,7 @@ mod fast;
 mod general;
 pub mod heuristic;
 mod options;
+pub mod pdb;
 pub mod reduction;
 mod shaped;
 mod small;
