@@ -96,7 +96,10 @@ impl Engine {
                 let delta = match kind {
                     Heuristic::Hamming => i64::from(after != 0) - i64::from(before != 0),
                     Heuristic::Manhattan => after - before,
-                    Heuristic::LinearConflict | Heuristic::Auto => {
+                    Heuristic::LinearConflict
+                    | Heuristic::Auto
+                    | Heuristic::WalkingDistance
+                    | Heuristic::Pdb => {
                         let w = self.size.width();
                         let lines = |tiles: &[u16]| -> i64 {
                             if to % w == b % w {

@@ -15,6 +15,8 @@
 
 use npuzzle_core::Board;
 
+pub mod walking_distance;
+
 use crate::options::Heuristic;
 
 /// Where each tile belongs: the precomputed goal column and row of every tile.
@@ -108,12 +110,17 @@ impl GoalMap {
         self.manhattan(tiles) + rows + cols
     }
 
-    /// The value of heuristic `kind` for `tiles` (`Auto` means linear conflict).
+    /// The value of heuristic `kind` for `tiles` (`Auto` means linear conflict; the
+    /// table-based heuristics, which need tables a `GoalMap` does not hold, fall back to linear
+    /// conflict here: see [`walking_distance`] and [`crate::pdb`]).
     pub fn estimate(&self, kind: Heuristic, tiles: &[u16]) -> u32 {
         match kind {
             Heuristic::Hamming => self.hamming(tiles),
             Heuristic::Manhattan => self.manhattan(tiles),
-            Heuristic::LinearConflict | Heuristic::Auto => self.linear_conflict(tiles),
+            Heuristic::LinearConflict
+            | Heuristic::Auto
+            | Heuristic::WalkingDistance
+            | Heuristic::Pdb => self.linear_conflict(tiles),
         }
     }
 }

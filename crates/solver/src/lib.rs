@@ -33,6 +33,7 @@ mod general;
 pub mod heuristic;
 mod options;
 pub mod pdb;
+pub mod pdb_search;
 pub mod reduction;
 mod shaped;
 mod small;

@@ -145,7 +145,12 @@ impl Engine {
                     Some(Heuristic::Manhattan) => {
                         (0..width).map(|x| map.distance(tile(x), cell(x))).sum()
                     }
-                    Some(Heuristic::LinearConflict | Heuristic::Auto) => {
+                    Some(
+                        Heuristic::LinearConflict
+                        | Heuristic::Auto
+                        | Heuristic::WalkingDistance
+                        | Heuristic::Pdb,
+                    ) => {
                         let dist: u32 = (0..width).map(|x| map.distance(tile(x), cell(x))).sum();
                         let in_row = (0..width)
                             .map(tile)

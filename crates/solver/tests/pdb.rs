@@ -163,3 +163,26 @@ fn the_mirror_is_used_where_the_goal_allows_it() {
     let p = Partition::parse("1,2/3", &g4).unwrap();
     assert!(!Database::build(&g4, &p, 1, &|_| {}, None).unwrap().has_reflection());
 }
+
+#[test]
+fn walking_distance_is_admissible_and_consistent_on_every_3x3_and_2x4_position() {
+    use npuzzle_solver::heuristic::walking_distance::WalkingDistance;
+    for (w, h) in [(3, 3), (2, 4), (4, 2)] {
+        let size = Size::new(w, h).unwrap();
+        for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
+            let goal = goal.board(size).unwrap();
+            let wd = WalkingDistance::new(&goal).unwrap();
+            let map = GoalMap::new(&goal);
+            for (b, &d) in &exact(&goal) {
+                let walk = wd.walking(b);
+                assert!(walk <= d && walk >= map.manhattan(b.tiles()), "{goal}: wd({b}) = {walk}, d = {d}");
+                assert!(wd.estimate(b) <= d);
+                for m in Move::ALL {
+                    if let Some(n) = b.moved(m) {
+                        assert!(walk.abs_diff(wd.walking(&n)) <= 1, "{b} {m}");
+                    }
+                }
+            }
+        }
+    }
+}
