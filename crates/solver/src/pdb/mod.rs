@@ -279,6 +279,29 @@ impl Database {
         self.inner.image.bytes()
     }
 
+    /// The same database with its tables copied into this process's memory. Lookups are
+    /// random reads over hundreds of megabytes: a mapped file is read through 4 KiB pages, and
+    /// nearly every lookup then also misses the TLB, while anonymous memory gets transparent
+    /// huge pages where the system offers them. Measured on the 7-8 tables and Korf's 100
+    /// instances: see the README's benchmark section.
+    pub fn in_memory(&self) -> Database {
+        match &self.inner.image {
+            Image::Owned(_) => self.clone(),
+            Image::Mapped(m) => {
+                let inner = &self.inner;
+                Database {
+                    inner: Arc::new(Inner {
+                        goal: inner.goal.clone(),
+                        partition: inner.partition.clone(),
+                        tables: inner.tables.clone(),
+                        image: Image::Owned(m.to_vec()),
+                        mirror: inner.mirror.clone(),
+                    }),
+                }
+            }
+        }
+    }
+
     /// Whether the tables are mapped from a file rather than held in memory.
     pub fn is_mapped(&self) -> bool {
         matches!(self.inner.image, Image::Mapped(_))

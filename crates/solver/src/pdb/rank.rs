@@ -100,13 +100,14 @@ pub(crate) fn perm_rank(perm: &[u8]) -> u32 {
 
 /// The permutation of `0..k` with lexicographic rank `rank`.
 pub(crate) fn perm_unrank(mut rank: u32, k: usize) -> [u8; MAX_PATTERN_TILES] {
-    let mut left: Vec<u8> = (0..k as u8).collect();
+    let mut left = [0u8, 1, 2, 3, 4, 5, 6, 7];
     let mut out = [0u8; MAX_PATTERN_TILES];
-    for (i, slot) in out.iter_mut().enumerate().take(k) {
+    for i in 0..k {
         let f = factorial(k - 1 - i) as u32;
         let d = (rank / f) as usize;
         rank %= f;
-        *slot = left.remove(d);
+        out[i] = left[d];
+        left.copy_within(d + 1..k - i, d);
     }
     out
 }
@@ -130,10 +131,15 @@ impl Shifts {
             let perm = perm_unrank(r as u32, k);
             for i in 0..k {
                 for j in 0..k {
-                    let mut v: Vec<u8> = perm[..k].to_vec();
-                    let x = v.remove(i);
-                    v.insert(j, x);
-                    table[(i * k + j) * orders + r] = perm_rank(&v) as u16;
+                    let mut v = perm;
+                    let x = v[i];
+                    if i < j {
+                        v.copy_within(i + 1..=j, i);
+                    } else {
+                        v.copy_within(j..i, j + 1);
+                    }
+                    v[j] = x;
+                    table[(i * k + j) * orders + r] = perm_rank(&v[..k]) as u16;
                 }
             }
         }

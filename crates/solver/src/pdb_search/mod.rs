@@ -262,14 +262,62 @@ impl<'a> Engine<'a> {
     /// state with its table entry.
     #[inline(always)]
     fn step(&self, gi: usize, group: Group, from: u32, to: u32) -> Group {
+        let (mut g, index) = self.locate(gi, group, from, to);
+        g.value = self.lookup(gi, index);
+        g
+    }
+
+    /// Moves the tile of group `g` from cell `from` to cell `to`: the new state (entry not yet
+    /// read) and the index of its entry.
+    #[inline(always)]
+    fn locate(&self, gi: usize, group: Group, from: u32, to: u32) -> (Group, u64) {
         let table = &self.tables[gi];
         let mask = group.mask ^ (1 << from) ^ (1 << to);
         let i = (group.mask & ((1 << from) - 1)).count_ones();
         let j = (mask & ((1 << to) - 1)).count_ones();
         let order = if i == j { group.order } else { table.shifts.shift(i as usize, j as usize, group.order) };
         let index = u64::from(subset_rank(mask)) * u64::from(table.orders) + u64::from(order);
-        Group { mask, order, value: self.lookup(gi, index) }
+        (Group { mask, order, value: 0 }, index)
     }
+
+    /// Asks for the cache line of entry `index` of table `t` (a hint; never faults).
+    #[inline(always)]
+    fn prefetch(&self, t: usize, index: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let table = &self.tables[t];
+            let byte = if table.nibble { index >> 1 } else { index } as usize;
+            if let Some(p) = table.bytes.get(byte) {
+                // SAFETY: `_mm_prefetch` is unsafe only because it is a `target_feature(sse)`
+                // function; SSE is part of the x86_64 baseline, and a prefetch is a hint that
+                // never faults, here on a pointer into the table anyway. Measured on Korf's 100
+                // with 7-8 (CPU seconds, busy machine): 0.77 s without, 0.72 s with.
+                #[expect(unsafe_code, reason = "a cache hint; see the SAFETY note")]
+                unsafe {
+                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                        std::ptr::from_ref(p).cast::<i8>(),
+                    );
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (t, index);
+    }
+}
+
+/// A child being made: where its entries are, before they are read.
+#[derive(Clone, Copy, Debug, Default)]
+struct Kid {
+    m: u8,
+    to: u8,
+    tile: u8,
+    gi: u8,
+    mg: u8,
+    md: u16,
+    group: Group,
+    index: u64,
+    mgroup: Group,
+    mindex: u64,
 }
 
 /// What one depth-first pass counts and where it stops.
@@ -357,34 +405,56 @@ impl<'e, 'a> Pass<'e, 'a> {
         let blank = usize::from(node.blank);
         let slot = blank * 5 + last;
         let moves = &e.next[slot][..usize::from(e.next_len[slot])];
-        for &(m, to) in moves {
-            self.generated += 1;
+        // First every child's table positions, with the cache lines asked for, then the
+        // lookups: the two to three children's misses overlap instead of queueing.
+        let mut kids = [Kid::default(); 4];
+        for (kid, &(m, to)) in kids.iter_mut().zip(moves) {
             let to_c = usize::from(to);
             let tile = usize::from(node.board[to_c]);
-            let md = node.md + u16::from(e.dist[tile * 32 + blank]) - u16::from(e.dist[tile * 32 + to_c]);
-            let gi = usize::from(e.group_of[tile]);
+            kid.m = m;
+            kid.to = to;
+            kid.tile = tile as u8;
+            kid.md = node.md + u16::from(e.dist[tile * 32 + blank]) - u16::from(e.dist[tile * 32 + to_c]);
+            kid.gi = e.group_of[tile];
+            let (group, index) = e.locate(usize::from(kid.gi), node.groups[usize::from(kid.gi)], to.into(), blank as u32);
+            kid.group = group;
+            kid.index = index;
+            e.prefetch(usize::from(kid.gi), index);
+            if e.reflect {
+                kid.mg = e.group_of[usize::from(e.mtile[tile])];
+                let mg = usize::from(kid.mg);
+                let (mgroup, mindex) = e.locate(mg, node.mirror[mg], e.mcell[to_c].into(), e.mcell[blank].into());
+                kid.mgroup = mgroup;
+                kid.mindex = mindex;
+                e.prefetch(mg, mindex);
+            }
+        }
+        for kid in &kids[..moves.len()] {
+            self.generated += 1;
+            let gi = usize::from(kid.gi);
+            let mut new = kid.group;
+            new.value = e.lookup(gi, kid.index);
             let old = node.groups[gi];
-            let new = e.step(gi, old, to as u32, blank as u32);
             let sum = node.sum - u16::from(old.value) + u16::from(new.value);
-            let f = g + 1 + u32::from(md) + 2 * u32::from(sum);
+            let f = g + 1 + u32::from(kid.md) + 2 * u32::from(sum);
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
             let mut child = *node;
-            child.board[blank] = tile as u8;
+            let to_c = usize::from(kid.to);
+            child.board[blank] = kid.tile;
             child.board[to_c] = 0;
-            child.blank = to;
-            child.md = md;
+            child.blank = kid.to;
+            child.md = kid.md;
             child.groups[gi] = new;
             child.sum = sum;
             if e.reflect {
-                let mt = usize::from(e.mtile[tile]);
-                let mg = usize::from(e.group_of[mt]);
-                let mold = node.mirror[mg];
-                let mnew = e.step(mg, mold, u32::from(e.mcell[to_c]), u32::from(e.mcell[blank]));
-                let msum = node.msum - u16::from(mold.value) + u16::from(mnew.value);
-                let f = g + 1 + u32::from(md) + 2 * u32::from(msum);
+                let mg = usize::from(kid.mg);
+                let mut mnew = kid.mgroup;
+                mnew.value = e.lookup(mg, kid.mindex);
+                let msum = node.msum - u16::from(node.mirror[mg].value) + u16::from(mnew.value);
+                let f = g + 1 + u32::from(kid.md) + 2 * u32::from(msum);
                 if f > self.bound {
                     self.next_bound = self.next_bound.min(f);
                     continue;
@@ -394,8 +464,8 @@ impl<'e, 'a> Pass<'e, 'a> {
             } else {
                 child.msum = sum;
             }
-            self.path[g as usize] = m;
-            if self.dfs(&child, g + 1, usize::from(m)) {
+            self.path[g as usize] = kid.m;
+            if self.dfs(&child, g + 1, usize::from(kid.m)) {
                 return true;
             }
             if self.stopped {
