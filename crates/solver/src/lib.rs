@@ -27,6 +27,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod database_policy;
 mod error;
 mod fast;
 mod general;
@@ -41,6 +42,7 @@ mod solution;
 mod solve;
 mod table;
 
+pub use database_policy::{Tables, solve_with};
 pub use error::SolveError;
 pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
 pub use solution::{Solution, Stats, Status, thousands};

@@ -99,6 +99,9 @@ struct Inner {
     tables: Vec<Table>,
     image: Image,
     mirror: Option<Mirror>,
+    /// Each tile's contribution to the Manhattan distance from each cell (0 for tiles in no
+    /// group): `manhattan[tile * cells + cell]`.
+    manhattan: Vec<u8>,
 }
 
 /// The whole file image: built in memory, or mapped from the cache.
@@ -271,7 +274,17 @@ impl Database {
             .collect();
         let covers_all = partition.groups().iter().map(Vec::len).sum::<usize>() + 1 == size.cells();
         let mirror = if covers_all { mirror_of(&goal) } else { None };
-        Ok(Database { inner: Arc::new(Inner { goal, partition, tables, image, mirror }) })
+        let geometry = Geometry::new(size.width(), size.height());
+        let cells = size.cells();
+        let goal_pos = goal.positions();
+        let mut manhattan = vec![0u8; cells * cells];
+        for &t in partition.groups().iter().flatten() {
+            let t = usize::from(t);
+            for c in 0..cells {
+                manhattan[t * cells + c] = geometry.distance(c, goal_pos[t]) as u8;
+            }
+        }
+        Ok(Database { inner: Arc::new(Inner { goal, partition, tables, image, mirror, manhattan }) })
     }
 
     /// The whole file image (header and tables), as the cache stores it.
@@ -296,6 +309,7 @@ impl Database {
                         tables: inner.tables.clone(),
                         image: Image::Owned(m.to_vec()),
                         mirror: inner.mirror.clone(),
+                        manhattan: inner.manhattan.clone(),
                     }),
                 }
             }
@@ -330,6 +344,12 @@ impl Database {
     /// How each group's table is stored.
     pub fn encodings(&self) -> Vec<Encoding> {
         self.inner.tables.iter().map(|t| t.encoding).collect()
+    }
+
+    /// Whether the groups hold every tile (what the optimal search needs: its goal test is
+    /// "every tile home").
+    pub fn covers_every_tile(&self) -> bool {
+        self.inner.partition.groups().iter().map(Vec::len).sum::<usize>() + 1 == self.size().cells()
     }
 
     /// Whether lookups also use the position mirrored about the main diagonal (square boards
@@ -376,18 +396,8 @@ impl Database {
 
     /// The Manhattan distance of the tiles of the groups.
     fn manhattan(&self, tiles: &[u8]) -> u32 {
-        let g = Geometry::new(self.size().width(), self.size().height());
-        let goal = self.inner.goal.positions();
-        let mut in_group = vec![false; tiles.len()];
-        for &t in self.inner.partition.groups().iter().flatten() {
-            in_group[usize::from(t)] = true;
-        }
-        tiles
-            .iter()
-            .enumerate()
-            .filter(|&(_, &t)| in_group[usize::from(t)])
-            .map(|(c, &t)| g.distance(c, goal[usize::from(t)]))
-            .sum()
+        let n = tiles.len();
+        tiles.iter().enumerate().map(|(c, &t)| u32::from(self.inner.manhattan[usize::from(t) * n + c])).sum()
     }
 
     /// The sum of the table entries for the position `tiles` (cell to tile).
@@ -396,13 +406,16 @@ impl Database {
         for (c, &t) in tiles.iter().enumerate() {
             cell_of[usize::from(t)] = c as u8;
         }
-        (0..self.inner.tables.len())
-            .map(|t| {
-                let table = &self.inner.tables[t];
-                let cells: Vec<u8> = table.tiles.iter().map(|&x| cell_of[usize::from(x)]).collect();
-                u32::from(self.value(t, index_of(&cells, table.orders)))
-            })
-            .sum()
+        let mut cells = [0u8; MAX_PATTERN_TILES];
+        let mut sum = 0;
+        for (t, table) in self.inner.tables.iter().enumerate() {
+            let k = table.tiles.len();
+            for (slot, &x) in cells.iter_mut().zip(&table.tiles) {
+                *slot = cell_of[usize::from(x)];
+            }
+            sum += u32::from(self.value(t, index_of(&cells[..k], table.orders)));
+        }
+        sum
     }
 
     /// Entry `index` of table `t`.

@@ -224,7 +224,6 @@ impl fmt::Display for Partition {
 #[derive(Clone, Debug)]
 pub(crate) struct Geometry {
     pub(crate) width: usize,
-    pub(crate) height: usize,
     pub(crate) cells: usize,
     /// Every cell's neighbours, as a mask.
     pub(crate) neighbours: Vec<u32>,
@@ -244,7 +243,7 @@ impl Geometry {
             not_left &= !(1 << (y * width));
             not_right &= !(1 << (y * width + width - 1));
         }
-        let mut g = Geometry { width, height, cells, neighbours: vec![], all, not_left, not_right };
+        let mut g = Geometry { width, cells, neighbours: vec![], all, not_left, not_right };
         g.neighbours = (0..cells).map(|c| g.spread(1 << c)).collect();
         g
     }

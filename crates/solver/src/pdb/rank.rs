@@ -73,6 +73,7 @@ fn small_ranks() -> &'static [u16] {
 }
 
 /// The `k`-cell set of colexicographic rank `rank` (the inverse of [`subset_rank`]).
+#[cfg(test)]
 pub(crate) fn subset_unrank(mut rank: u64, k: usize) -> u32 {
     let mut mask = 0u32;
     for p in (1..=k).rev() {

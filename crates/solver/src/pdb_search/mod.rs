@@ -82,9 +82,6 @@ pub(crate) struct Engine<'a> {
     mtile: [u8; 32],
     reflect: bool,
     tables: Vec<TableRef<'a>>,
-    /// Mirror lookups only pay when there is a mirror; without one the mirror side repeats
-    /// the direct side and is skipped.
-    groups: usize,
 }
 
 struct TableRef<'a> {
@@ -168,7 +165,6 @@ impl<'a> Engine<'a> {
             mtile,
             reflect: db.mirror().is_some(),
             tables,
-            groups: db.tables().len(),
         })
     }
 
@@ -234,6 +230,11 @@ impl<'a> Engine<'a> {
         child.board[to_c] = 0;
         child.blank = to;
         child
+    }
+
+    /// The cells of `node` (tile per cell; unused cells 0).
+    pub(crate) fn cells_of(&self, node: &Node) -> [u8; 32] {
+        node.board
     }
 
     /// The moves to try from `node` after move `last` (4: none), as (move, cell).
