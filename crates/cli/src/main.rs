@@ -22,8 +22,10 @@
 //!   `line` appear only when there is one.
 
 mod args;
+mod bench_cmd;
 mod input;
 mod output;
+mod pdb_cmd;
 mod scramble_cmd;
 mod solve_cmd;
 
@@ -69,6 +71,8 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve_cmd::run(&args),
         Command::Scramble(args) => scramble_cmd::run(&args),
+        Command::Bench(args) => bench_cmd::run(&args),
+        Command::Pdb(args) => pdb_cmd::run(&args),
     }
 }
 

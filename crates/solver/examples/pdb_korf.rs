@@ -41,7 +41,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         nodes += s.stats.generated;
         total += s.stats.seconds;
         let ok = inst.optimal.is_none_or(|o| o as usize == s.moves.len());
-        println!("{:3} {:3} {:>12} {:>12} {:8.4}{}", i + 1, s.moves.len(), s.stats.expanded, s.stats.generated, s.stats.seconds, if ok { "" } else { "  WRONG" });
+        println!(
+            "{:3} {:3} {:>12} {:>12} {:8.4}{}",
+            i + 1,
+            s.moves.len(),
+            s.stats.expanded,
+            s.stats.generated,
+            s.stats.seconds,
+            if ok { "" } else { "  WRONG" }
+        );
     }
     let n = instances.len().min(limit) as f64;
     let cpu = cpu_seconds() - cpu0;

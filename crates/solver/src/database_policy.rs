@@ -43,7 +43,12 @@ pub struct Tables {
 /// As [`crate::solve`]; and [`SolveError::GoalSize`] for a mismatched goal before anything
 /// else. Asking for `pdb` without a database for the board's goal runs [`crate::solve`] with
 /// linear conflict instead and says so in the answer's message.
-pub fn solve_with(board: &Board, goal: &Board, options: &Options, tables: &Tables) -> Result<Solution, SolveError> {
+pub fn solve_with(
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    tables: &Tables,
+) -> Result<Solution, SolveError> {
     if board.size() != goal.size() {
         return solve(board, goal, options);
     }
@@ -52,23 +57,29 @@ pub fn solve_with(board: &Board, goal: &Board, options: &Options, tables: &Table
     let algorithm = options.algorithm;
     let uses_db = match options.heuristic {
         Heuristic::Pdb => true,
-        Heuristic::Auto => algorithm == Algorithm::Auto && cells > table::MAX_CELLS && !options.improve,
+        Heuristic::Auto => algorithm == Algorithm::Auto && cells > table::MAX_CELLS,
         _ => false,
     };
     if uses_db {
         if let Some(db) = db {
             match algorithm {
                 Algorithm::Auto | Algorithm::IdaStar => {
-                    let mut s = pdb_search::solve(db, board, &options.limits, tables.threads.max(1))
-                        .map_err(|_| SolveError::GoalSize { goal: db.size(), board: board.size() })?;
+                    let mut s =
+                        pdb_search::solve(db, board, &options.limits, tables.threads.max(1))
+                            .map_err(|_| SolveError::GoalSize {
+                                goal: db.size(),
+                                board: board.size(),
+                            })?;
                     if s.status == Status::Solved && options.heuristic == Heuristic::Auto {
                         s.message = None;
                     }
                     return Ok(s);
                 }
                 Algorithm::AStar | Algorithm::WAStar | Algorithm::Greedy => {
-                    let engine = Engine::new(db)
-                        .map_err(|_| SolveError::GoalSize { goal: db.size(), board: board.size() })?;
+                    let engine = Engine::new(db).map_err(|_| SolveError::GoalSize {
+                        goal: db.size(),
+                        board: board.size(),
+                    })?;
                     return Ok(generic_pdb(&engine, board, goal, options));
                 }
                 _ => {}
@@ -126,7 +137,10 @@ fn generic_pdb(engine: &Engine<'_>, board: &Board, goal: &Board, options: &Optio
             let mut out = [None; 4];
             for (slot, &(_, to)) in out.iter_mut().zip(engine.moves(&n.state, 4)) {
                 let child = engine.child(&n.state, to);
-                *slot = Some((Packed { cells: engine.cells_of(&child), blank: to, state: child }, 1u32));
+                *slot = Some((
+                    Packed { cells: engine.cells_of(&child), blank: to, state: child },
+                    1u32,
+                ));
             }
             out.into_iter().flatten()
         },
@@ -158,25 +172,26 @@ fn generic_wd(wd: &WalkingDistance, board: &Board, goal: &Board, options: &Optio
                 (x > 0).then(|| b - 1),
                 (x + 1 < w).then(|| b + 1),
             ];
-            targets.map(|to| {
-                to.map(|to| {
-                    let tile = n.cells[to];
-                    let (row, col) = n.state;
-                    let state = if to + w == b {
-                        (wd.row_step(row, u16::from(tile), true), col)
-                    } else if to == b + w {
-                        (wd.row_step(row, u16::from(tile), false), col)
-                    } else {
-                        (row, wd.col_step(col, u16::from(tile), to < b))
-                    };
-                    let mut cells = n.cells;
-                    cells[b] = tile;
-                    cells[to] = 0;
-                    (Packed { cells, blank: to as u8, state }, 1u32)
+            targets
+                .map(|to| {
+                    to.map(|to| {
+                        let tile = n.cells[to];
+                        let (row, col) = n.state;
+                        let state = if to + w == b {
+                            (wd.row_step(row, u16::from(tile), true), col)
+                        } else if to == b + w {
+                            (wd.row_step(row, u16::from(tile), false), col)
+                        } else {
+                            (row, wd.col_step(col, u16::from(tile), to < b))
+                        };
+                        let mut cells = n.cells;
+                        cells[b] = tile;
+                        cells[to] = 0;
+                        (Packed { cells, blank: to as u8, state }, 1u32)
+                    })
                 })
-            })
-            .into_iter()
-            .flatten()
+                .into_iter()
+                .flatten()
         },
         |n| wd.value(n.state.0, n.state.1),
         board,

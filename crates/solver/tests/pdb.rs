@@ -88,7 +88,8 @@ fn group_distances(goal: &Board, group: &[u16]) -> HashMap<Vec<usize>, u32> {
 
 #[test]
 fn one_group_tables_equal_a_reference_search() {
-    for (w, h, group) in [(3, 3, vec![1u16, 2, 4, 5]), (3, 3, vec![8, 7, 6]), (2, 4, vec![2, 3, 5])] {
+    for (w, h, group) in [(3, 3, vec![1u16, 2, 4, 5]), (3, 3, vec![8, 7, 6]), (2, 4, vec![2, 3, 5])]
+    {
         let size = Size::new(w, h).unwrap();
         for goal in [Goal::BlankLast, Goal::Snail] {
             let goal = goal.board(size).unwrap();
@@ -175,7 +176,10 @@ fn walking_distance_is_admissible_and_consistent_on_every_3x3_and_2x4_position()
             let map = GoalMap::new(&goal);
             for (b, &d) in &exact(&goal) {
                 let walk = wd.walking(b);
-                assert!(walk <= d && walk >= map.manhattan(b.tiles()), "{goal}: wd({b}) = {walk}, d = {d}");
+                assert!(
+                    walk <= d && walk >= map.manhattan(b.tiles()),
+                    "{goal}: wd({b}) = {walk}, d = {d}"
+                );
                 assert!(wd.estimate(b) <= d);
                 for m in Move::ALL {
                     if let Some(n) = b.moved(m) {
@@ -260,7 +264,14 @@ mod search {
                         let s = solve_with(&board, &goal, &o, &tables).unwrap();
                         assert_eq!(s.moves.len(), reference.moves.len(), "{algorithm} {heuristic}");
                         assert!(s.optimal);
-                        assert_eq!(s.heuristic, Some(if heuristic == Heuristic::Auto { Heuristic::Pdb } else { heuristic }));
+                        assert_eq!(
+                            s.heuristic,
+                            Some(if heuristic == Heuristic::Auto {
+                                Heuristic::Pdb
+                            } else {
+                                heuristic
+                            })
+                        );
                         replays(&board, &goal, &s.moves);
                     }
                 }
@@ -322,7 +333,12 @@ mod cache {
     }
 
     /// Loading fails as `expected`, and `load_or_build` rebuilds with one warning.
-    fn rebuilt(cache: &Cache, goal: &npuzzle_core::Board, partition: &Partition, expected: fn(&CacheError) -> bool) {
+    fn rebuilt(
+        cache: &Cache,
+        goal: &npuzzle_core::Board,
+        partition: &Partition,
+        expected: fn(&CacheError) -> bool,
+    ) {
         let err = cache.load(goal, partition).unwrap_err();
         assert!(expected(&err), "{err}");
         let mut warnings = Vec::new();
@@ -356,7 +372,9 @@ mod cache {
         let (cache, goal, partition, path) = setup("truncated");
         let bytes = fs::read(&path).unwrap();
         fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
-        rebuilt(&cache, &goal, &partition, |e| matches!(e, CacheError::Invalid { source: FileError::Truncated { .. }, .. }));
+        rebuilt(&cache, &goal, &partition, |e| {
+            matches!(e, CacheError::Invalid { source: FileError::Truncated { .. }, .. })
+        });
         fs::write(&path, &bytes[..10]).unwrap();
         assert!(cache.verify().unwrap()[0].1.is_err());
         let _ = fs::remove_dir_all(cache.dir());
@@ -369,7 +387,9 @@ mod cache {
         let at = bytes.len() - 1000;
         bytes[at] ^= 0x04;
         fs::write(&path, &bytes).unwrap();
-        rebuilt(&cache, &goal, &partition, |e| matches!(e, CacheError::Invalid { source: FileError::Checksum, .. }));
+        rebuilt(&cache, &goal, &partition, |e| {
+            matches!(e, CacheError::Invalid { source: FileError::Checksum, .. })
+        });
         let _ = fs::remove_dir_all(cache.dir());
     }
 
@@ -379,7 +399,9 @@ mod cache {
         let mut bytes = fs::read(&path).unwrap();
         bytes[8..12].copy_from_slice(&999u32.to_le_bytes());
         fs::write(&path, &bytes).unwrap();
-        rebuilt(&cache, &goal, &partition, |e| matches!(e, CacheError::Invalid { source: FileError::Version(999), .. }));
+        rebuilt(&cache, &goal, &partition, |e| {
+            matches!(e, CacheError::Invalid { source: FileError::Version(999), .. })
+        });
         let _ = fs::remove_dir_all(cache.dir());
     }
 

@@ -68,7 +68,11 @@ impl Table {
             let (counts, blank) = states[i].clone();
             let mut row = vec![u32::MAX; 2 * lines];
             for dir in 0..2 {
-                let from = if dir == 0 { blank.checked_sub(1) } else { Some(blank + 1).filter(|&l| l < lines) };
+                let from = if dir == 0 {
+                    blank.checked_sub(1)
+                } else {
+                    Some(blank + 1).filter(|&l| l < lines)
+                };
                 let Some(from) = from else { continue };
                 for g in 0..lines {
                     if counts[from * lines + g] == 0 {
@@ -93,7 +97,13 @@ impl Table {
     }
 
     /// The state of a position given as each cell's tile goal line, by line.
-    fn state_of(&self, lines_of: &[usize], line_cells: &[Vec<usize>], tiles: &[u16], blank_cell: usize) -> u32 {
+    fn state_of(
+        &self,
+        lines_of: &[usize],
+        line_cells: &[Vec<usize>],
+        tiles: &[u16],
+        blank_cell: usize,
+    ) -> u32 {
         let n = self.lines;
         let mut counts = vec![0u8; n * n];
         let mut blank = 0;
@@ -137,7 +147,15 @@ impl WalkingDistance {
         let cols = Table::new(w, &goal_col, goal_col[0]);
         let row_cells = (0..h).map(|y| (0..w).map(|x| y * w + x).collect()).collect();
         let col_cells = (0..w).map(|x| (0..h).map(|y| y * w + x).collect()).collect();
-        Some(WalkingDistance { rows, cols, goal_row, goal_col, row_cells, col_cells, map: GoalMap::new(goal) })
+        Some(WalkingDistance {
+            rows,
+            cols,
+            goal_row,
+            goal_col,
+            row_cells,
+            col_cells,
+            map: GoalMap::new(goal),
+        })
     }
 
     /// Vertical plus horizontal walking distance of `board`.
@@ -181,7 +199,8 @@ impl WalkingDistance {
     #[inline]
     pub(crate) fn row_step(&self, row: u32, tile: u16, from_above: bool) -> u32 {
         let n = self.rows.lines;
-        self.rows.next[row as usize * 2 * n + usize::from(!from_above) * n + self.goal_row[usize::from(tile)]]
+        self.rows.next
+            [row as usize * 2 * n + usize::from(!from_above) * n + self.goal_row[usize::from(tile)]]
     }
 
     /// The column state after a horizontal move: `tile` enters the blank's column from the
@@ -189,7 +208,8 @@ impl WalkingDistance {
     #[inline]
     pub(crate) fn col_step(&self, col: u32, tile: u16, from_left: bool) -> u32 {
         let n = self.cols.lines;
-        self.cols.next[col as usize * 2 * n + usize::from(!from_left) * n + self.goal_col[usize::from(tile)]]
+        self.cols.next
+            [col as usize * 2 * n + usize::from(!from_left) * n + self.goal_col[usize::from(tile)]]
     }
 
     /// Abstract states of the two tables (for the record: 24,964 rows on 4x4).
@@ -212,6 +232,9 @@ mod tests {
         // One vertical move away.
         let b: Board = "1 2 3 4/5 6 7 8/9 10 11 0/13 14 15 12".parse().unwrap();
         assert_eq!(wd.walking(&b), 1);
-        assert!(WalkingDistance::new(&Goal::BlankLast.board(Size::square(5).unwrap()).unwrap()).is_none());
+        assert!(
+            WalkingDistance::new(&Goal::BlankLast.board(Size::square(5).unwrap()).unwrap())
+                .is_none()
+        );
     }
 }

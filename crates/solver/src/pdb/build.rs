@@ -108,7 +108,8 @@ pub(crate) fn distances(
     let k = layout.k;
     let orders = layout.orders;
     let shifts = Shifts::get(k);
-    let seen: Vec<AtomicU64> = (0..layout.states().div_ceil(32)).map(|_| AtomicU64::new(!0)).collect();
+    let seen: Vec<AtomicU64> =
+        (0..layout.states().div_ceil(32)).map(|_| AtomicU64::new(!0)).collect();
     let depth: Vec<AtomicU64> =
         (0..layout.placements().div_ceil(8)).map(|_| AtomicU64::new(!0)).collect();
 
@@ -226,7 +227,8 @@ impl Layer<'_> {
                             let tplace = s2 * orders;
                             if i == j {
                                 for &o in &frontier {
-                                    found += self.visit(tblock + u64::from(o), tplace + u64::from(o));
+                                    found +=
+                                        self.visit(tblock + u64::from(o), tplace + u64::from(o));
                                 }
                             } else {
                                 let row = self.shifts.row(i, j);
@@ -306,7 +308,12 @@ fn set_depth(depth: &[AtomicU64], placement: u64, value: u64) {
 /// halves exactly; the halves are small (at most 15 for every partition we build, so they fit
 /// 4 bits), and the search adds the Manhattan distance it keeps anyway. Unreachable entries
 /// become 0. Returns the largest value.
-pub(crate) fn to_extra(spec: &PatternSpec, layout: &Layout, table: &mut [u8], threads: usize) -> u8 {
+pub(crate) fn to_extra(
+    spec: &PatternSpec,
+    layout: &Layout,
+    table: &mut [u8],
+    threads: usize,
+) -> u8 {
     let k = layout.k;
     let orders = layout.orders;
     let perms: Vec<[u8; 8]> = (0..orders as u32).map(|r| perm_unrank(r, k)).collect();

@@ -101,7 +101,11 @@ impl Cache {
     /// # Errors
     /// [`CacheError::Invalid`] or [`CacheError::Stale`] for a file that cannot be trusted,
     /// [`CacheError::Io`] when it cannot be read.
-    pub fn load(&self, goal: &Board, partition: &Partition) -> Result<Option<Database>, CacheError> {
+    pub fn load(
+        &self,
+        goal: &Board,
+        partition: &Partition,
+    ) -> Result<Option<Database>, CacheError> {
         let path = self.path(goal, partition);
         let db = match open(&path) {
             Ok(db) => db,
@@ -218,24 +222,38 @@ impl Cache {
             .map(|f| {
                 let result = open(&f.path).and_then(|db| {
                     let expected = self.path(db.goal(), db.partition());
-                    if expected == f.path { Ok(db) } else { Err(CacheError::Stale { path: f.path.clone() }) }
+                    if expected == f.path {
+                        Ok(db)
+                    } else {
+                        Err(CacheError::Stale { path: f.path.clone() })
+                    }
                 });
                 (f.path, result)
             })
             .collect())
     }
 
-    /// The sound database for `goal` with the most entries (the strongest), if any; files that
-    /// fail the checks are skipped with a warning.
+    /// The sound database for `goal` with the most entries (the strongest) among those whose
+    /// groups hold every tile, if any; files that fail the checks are skipped with a warning.
     ///
     /// # Errors
     /// [`CacheError::Io`] when the directory cannot be read.
-    pub fn best(&self, goal: &Board, warn: &mut dyn FnMut(&str)) -> Result<Option<Database>, CacheError> {
+    pub fn best(
+        &self,
+        goal: &Board,
+        warn: &mut dyn FnMut(&str),
+    ) -> Result<Option<Database>, CacheError> {
         let mut candidates: Vec<(u64, PathBuf, Partition)> = self
             .list()?
             .into_iter()
             .filter_map(|f| match f.header {
-                Ok((g, p)) if &g == goal => Some((p.entries(goal.tiles().len()), f.path, p)),
+                Ok((g, p))
+                    if &g == goal
+                        && p.groups().iter().map(Vec::len).sum::<usize>() + 1
+                            == goal.tiles().len() =>
+                {
+                    Some((p.entries(goal.tiles().len()), f.path, p))
+                }
                 _ => None,
             })
             .collect();
@@ -262,7 +280,8 @@ fn open(path: &Path) -> Result<Database, CacheError> {
     // the load.
     #[expect(unsafe_code, reason = "memory-mapping a file that is only ever replaced by rename")]
     let map = unsafe { memmap2::Mmap::map(&f) }.map_err(io_err)?;
-    Database::from_mmap(map).map_err(|source| CacheError::Invalid { path: path.to_path_buf(), source })
+    Database::from_mmap(map)
+        .map_err(|source| CacheError::Invalid { path: path.to_path_buf(), source })
 }
 
 /// The first bytes of a file: enough for any header.
@@ -277,7 +296,8 @@ fn read_head(path: &Path) -> Result<Vec<u8>, FileError> {
 
 fn describe(head: &[u8]) -> Result<(Board, Partition), FileError> {
     let h = file::decode_header(head)?;
-    let size = npuzzle_core::Size::new(h.width, h.height).map_err(|_| FileError::Header("board size"))?;
+    let size =
+        npuzzle_core::Size::new(h.width, h.height).map_err(|_| FileError::Header("board size"))?;
     let goal = Board::new(size, h.goal).map_err(|_| FileError::Header("goal is not a board"))?;
     let partition = Partition::new(h.groups.into_iter().map(|g| g.tiles).collect(), size.cells())
         .map_err(|_| FileError::Header("partition"))?;
@@ -286,5 +306,7 @@ fn describe(head: &[u8]) -> Result<(Board, Partition), FileError> {
 
 /// FNV-1a: a stable name hash (not a checksum).
 fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }

@@ -121,7 +121,12 @@ pub(crate) fn align(n: u64) -> u64 {
 }
 
 /// The header bytes for a database (checksum left zero; [`seal`] fills it in).
-pub(crate) fn encode_header(width: usize, height: usize, goal: &[u16], groups: &[GroupHeader]) -> Vec<u8> {
+pub(crate) fn encode_header(
+    width: usize,
+    height: usize,
+    goal: &[u16],
+    groups: &[GroupHeader],
+) -> Vec<u8> {
     let data_len = groups.iter().map(|g| g.offset + g.len).max().unwrap_or(0);
     let mut h = Vec::new();
     h.extend_from_slice(MAGIC);
@@ -177,7 +182,10 @@ pub(crate) fn decode(file: &[u8]) -> Result<Header, FileError> {
 
 /// Reads a header without checking the data (for listing).
 pub(crate) fn decode_header(file: &[u8]) -> Result<Header, FileError> {
-    let short = |expected: usize| FileError::Truncated { found: file.len() as u64, expected: expected as u64 };
+    let short = |expected: usize| FileError::Truncated {
+        found: file.len() as u64,
+        expected: expected as u64,
+    };
     if file.len() < 36 {
         if file.len() >= 8 && &file[..8] != MAGIC {
             return Err(FileError::Magic);
@@ -187,7 +195,8 @@ pub(crate) fn decode_header(file: &[u8]) -> Result<Header, FileError> {
     if &file[..8] != MAGIC {
         return Err(FileError::Magic);
     }
-    let u32_at = |at: usize| u32::from_le_bytes([file[at], file[at + 1], file[at + 2], file[at + 3]]);
+    let u32_at =
+        |at: usize| u32::from_le_bytes([file[at], file[at + 1], file[at + 2], file[at + 3]]);
     let version = u32_at(8);
     if version != FORMAT_VERSION {
         return Err(FileError::Version(version));
@@ -200,7 +209,8 @@ pub(crate) fn decode_header(file: &[u8]) -> Result<Header, FileError> {
         return Err(short(header_len));
     }
     let data_len = u64::from_le_bytes(file[16..24].try_into().map_err(|_| FileError::Magic)?);
-    let (width, height, count) = (usize::from(file[32]), usize::from(file[33]), usize::from(file[34]));
+    let (width, height, count) =
+        (usize::from(file[32]), usize::from(file[33]), usize::from(file[34]));
     let cells = width * height;
     if width < 2 || height < 2 || cells > super::pattern::MAX_CELLS || count == 0 {
         return Err(FileError::Header("board size or group count"));
@@ -235,7 +245,10 @@ pub(crate) fn decode_header(file: &[u8]) -> Result<Header, FileError> {
         let offset = u64::from_le_bytes(take(8)?.try_into().map_err(|_| FileError::Magic)?);
         let len = u64::from_le_bytes(take(8)?.try_into().map_err(|_| FileError::Magic)?);
         let entries = super::pattern::entries(cells, k);
-        if len != encoding.bytes(entries) || offset % 64 != 0 || offset.checked_add(len).is_none_or(|e| e > data_len) {
+        if len != encoding.bytes(entries)
+            || offset % 64 != 0
+            || offset.checked_add(len).is_none_or(|e| e > data_len)
+        {
             return Err(FileError::Header("table length or offset"));
         }
         groups.push(GroupHeader { tiles, encoding, offset, len });

@@ -200,12 +200,11 @@ impl Database {
                 goal_cells: group.iter().map(|&t| positions[usize::from(t)] as u8).collect(),
                 blank_goal: goal.blank() as u8,
             };
-            let mut table = build::distances(&spec, layout, threads, &report, cancel).map_err(
-                |e| match e {
+            let mut table =
+                build::distances(&spec, layout, threads, &report, cancel).map_err(|e| match e {
                     Interrupted::Cancelled => BuildError::Cancelled,
                     Interrupted::TooDeep => BuildError::TooDeep,
-                },
-            )?;
+                })?;
             let most = build::to_extra(&spec, layout, &mut table, threads);
             let encoding = if most <= 15 { Encoding::Nibble } else { Encoding::Byte };
             if encoding == Encoding::Nibble {
@@ -259,8 +258,13 @@ impl Database {
         let goal = Board::new(size, header.goal.clone())
             .map_err(|_| FileError::Header("goal is not a board"))?;
         let groups: Vec<Vec<u16>> = header.groups.iter().map(|g| g.tiles.clone()).collect();
-        let partition = Partition::new(groups, size.cells())
-            .map_err(|_| FileError::Header("partition"))?;
+        let partition =
+            Partition::new(groups, size.cells()).map_err(|_| FileError::Header("partition"))?;
+        // The shift tables the search needs (built once per process; about 5 MB for 8 tiles),
+        // now rather than on the first solve.
+        for g in &header.groups {
+            rank::Shifts::get(g.tiles.len());
+        }
         let tables = header
             .groups
             .iter()
@@ -284,7 +288,9 @@ impl Database {
                 manhattan[t * cells + c] = geometry.distance(c, goal_pos[t]) as u8;
             }
         }
-        Ok(Database { inner: Arc::new(Inner { goal, partition, tables, image, mirror, manhattan }) })
+        Ok(Database {
+            inner: Arc::new(Inner { goal, partition, tables, image, mirror, manhattan }),
+        })
     }
 
     /// The whole file image (header and tables), as the cache stores it.
@@ -397,7 +403,11 @@ impl Database {
     /// The Manhattan distance of the tiles of the groups.
     fn manhattan(&self, tiles: &[u8]) -> u32 {
         let n = tiles.len();
-        tiles.iter().enumerate().map(|(c, &t)| u32::from(self.inner.manhattan[usize::from(t) * n + c])).sum()
+        tiles
+            .iter()
+            .enumerate()
+            .map(|(c, &t)| u32::from(self.inner.manhattan[usize::from(t) * n + c]))
+            .sum()
     }
 
     /// The sum of the table entries for the position `tiles` (cell to tile).
@@ -451,7 +461,6 @@ fn mirror_of(goal: &Board) -> Option<Mirror> {
     }
     let cell: Vec<u8> = (0..w * h).map(|c| ((c % w) * w + c / w) as u8).collect();
     let pos = goal.positions();
-    let tile: Vec<u8> =
-        (0..w * h).map(|t| goal.tiles()[usize::from(cell[pos[t]])] as u8).collect();
+    let tile: Vec<u8> = (0..w * h).map(|t| goal.tiles()[usize::from(cell[pos[t]])] as u8).collect();
     Some(Mirror { cell, tile })
 }

@@ -252,11 +252,7 @@ impl Geometry {
     #[inline]
     pub(crate) fn spread(&self, x: u32) -> u32 {
         let w = self.width;
-        (((x & self.not_right) << 1)
-            | ((x & self.not_left) >> 1)
-            | (x << w)
-            | (x >> w))
-            & self.all
+        (((x & self.not_right) << 1) | ((x & self.not_left) >> 1) | (x << w) | (x >> w)) & self.all
     }
 
     /// The connected part of `free` that holds the cells of `seed`.

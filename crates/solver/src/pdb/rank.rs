@@ -92,8 +92,11 @@ pub(crate) fn subset_unrank(mut rank: u64, k: usize) -> u32 {
 pub(crate) fn perm_rank(perm: &[u8]) -> u32 {
     let k = perm.len();
     let mut rank = 0u32;
-    for i in 0..k {
-        let smaller = perm[i + 1..].iter().filter(|&&x| x < perm[i]).count() as u32;
+    let mut used = 0u32;
+    for (i, &x) in perm.iter().enumerate() {
+        // Elements after position i smaller than x: those smaller than x not used before.
+        let smaller = u32::from(x) - (used & ((1 << x) - 1)).count_ones();
+        used |= 1 << x;
         rank += smaller * factorial(k - 1 - i) as u32;
     }
     rank

@@ -107,7 +107,8 @@ impl<'a> Engine<'a> {
             for &tile in &t.tiles {
                 group_of[usize::from(tile)] = gi as u8;
                 for c in 0..cells {
-                    dist[usize::from(tile) * 32 + c] = geometry.distance(c, goal_pos[usize::from(tile)]) as u8;
+                    dist[usize::from(tile) * 32 + c] =
+                        geometry.distance(c, goal_pos[usize::from(tile)]) as u8;
                 }
             }
         }
@@ -122,7 +123,8 @@ impl<'a> Engine<'a> {
                         continue;
                     }
                     let (dx, dy) = m.blank_delta();
-                    let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy)) else {
+                    let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy))
+                    else {
                         continue;
                     };
                     if nx < w && ny < h {
@@ -183,7 +185,8 @@ impl<'a> Engine<'a> {
         for (c, &t) in board.tiles().iter().enumerate() {
             node.board[c] = t as u8;
             mboard[usize::from(self.mcell[c])] = self.mtile[usize::from(t)];
-            node.md += u16::from(self.dist[usize::from(t) * 32 + c]) * u16::from(self.group_of[usize::from(t)] != u8::MAX);
+            node.md += u16::from(self.dist[usize::from(t) * 32 + c])
+                * u16::from(self.group_of[usize::from(t)] != u8::MAX);
         }
         let fill = |b: &[u8; 32], out: &mut [Group; MAX_GROUPS]| {
             let mut pos = [0u8; 32];
@@ -213,14 +216,16 @@ impl<'a> Engine<'a> {
         let to_c = usize::from(to);
         let tile = usize::from(node.board[to_c]);
         let mut child = *node;
-        child.md = node.md + u16::from(self.dist[tile * 32 + blank]) - u16::from(self.dist[tile * 32 + to_c]);
+        child.md = node.md + u16::from(self.dist[tile * 32 + blank])
+            - u16::from(self.dist[tile * 32 + to_c]);
         let gi = usize::from(self.group_of[tile]);
         let new = self.step(gi, node.groups[gi], to.into(), blank as u32);
         child.sum = node.sum - u16::from(node.groups[gi].value) + u16::from(new.value);
         child.groups[gi] = new;
         if self.reflect {
             let mg = usize::from(self.group_of[usize::from(self.mtile[tile])]);
-            let mnew = self.step(mg, node.mirror[mg], self.mcell[to_c].into(), self.mcell[blank].into());
+            let mnew =
+                self.step(mg, node.mirror[mg], self.mcell[to_c].into(), self.mcell[blank].into());
             child.msum = node.msum - u16::from(node.mirror[mg].value) + u16::from(mnew.value);
             child.mirror[mg] = mnew;
         } else {
@@ -276,7 +281,11 @@ impl<'a> Engine<'a> {
         let mask = group.mask ^ (1 << from) ^ (1 << to);
         let i = (group.mask & ((1 << from) - 1)).count_ones();
         let j = (mask & ((1 << to) - 1)).count_ones();
-        let order = if i == j { group.order } else { table.shifts.shift(i as usize, j as usize, group.order) };
+        let order = if i == j {
+            group.order
+        } else {
+            table.shifts.shift(i as usize, j as usize, group.order)
+        };
         let index = u64::from(subset_rank(mask)) * u64::from(table.orders) + u64::from(order);
         (Group { mask, order, value: 0 }, index)
     }
@@ -355,7 +364,12 @@ pub(crate) struct Watch<'a> {
 const CHECK_EVERY: u64 = 1 << 14;
 
 impl<'e, 'a> Pass<'e, 'a> {
-    pub(crate) fn new(engine: &'e Engine<'a>, bound: u32, watch: &'e Watch<'e>, every: u64) -> Pass<'e, 'a> {
+    pub(crate) fn new(
+        engine: &'e Engine<'a>,
+        bound: u32,
+        watch: &'e Watch<'e>,
+        every: u64,
+    ) -> Pass<'e, 'a> {
         Pass {
             engine,
             bound,
@@ -415,16 +429,23 @@ impl<'e, 'a> Pass<'e, 'a> {
             kid.m = m;
             kid.to = to;
             kid.tile = tile as u8;
-            kid.md = node.md + u16::from(e.dist[tile * 32 + blank]) - u16::from(e.dist[tile * 32 + to_c]);
+            kid.md = node.md + u16::from(e.dist[tile * 32 + blank])
+                - u16::from(e.dist[tile * 32 + to_c]);
             kid.gi = e.group_of[tile];
-            let (group, index) = e.locate(usize::from(kid.gi), node.groups[usize::from(kid.gi)], to.into(), blank as u32);
+            let (group, index) = e.locate(
+                usize::from(kid.gi),
+                node.groups[usize::from(kid.gi)],
+                to.into(),
+                blank as u32,
+            );
             kid.group = group;
             kid.index = index;
             e.prefetch(usize::from(kid.gi), index);
             if e.reflect {
                 kid.mg = e.group_of[usize::from(e.mtile[tile])];
                 let mg = usize::from(kid.mg);
-                let (mgroup, mindex) = e.locate(mg, node.mirror[mg], e.mcell[to_c].into(), e.mcell[blank].into());
+                let (mgroup, mindex) =
+                    e.locate(mg, node.mirror[mg], e.mcell[to_c].into(), e.mcell[blank].into());
                 kid.mgroup = mgroup;
                 kid.mindex = mindex;
                 e.prefetch(mg, mindex);
@@ -496,7 +517,12 @@ impl<'e, 'a> Pass<'e, 'a> {
 /// assert_eq!(solution.moves.len(), 31);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn solve(db: &Database, board: &Board, limits: &Limits, threads: usize) -> Result<Solution, SearchError> {
+pub fn solve(
+    db: &Database,
+    board: &Board,
+    limits: &Limits,
+    threads: usize,
+) -> Result<Solution, SearchError> {
     let clock = Instant::now();
     if board.size() != db.size() {
         return Err(SearchError::Mismatch);
@@ -550,7 +576,12 @@ pub fn solve(db: &Database, board: &Board, limits: &Limits, threads: usize) -> R
     Ok(solution)
 }
 
-fn sequential(engine: &Engine<'_>, root: &Node, watch: &Watch<'_>, stats: &mut Stats) -> Option<Vec<u8>> {
+fn sequential(
+    engine: &Engine<'_>,
+    root: &Node,
+    watch: &Watch<'_>,
+    stats: &mut Stats,
+) -> Option<Vec<u8>> {
     let mut bound = engine.h(root);
     loop {
         let mut pass = Pass::new(engine, bound, watch, CHECK_EVERY);
