@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_core::{Board, Goal, Size};
-use npuzzle_solver::pdb::{Cache, Database, Partition, Progress};
+use npuzzle_solver::pdb::{Cache, CacheError, Database, Partition, Progress};
 use npuzzle_solver::{Algorithm, Heuristic, Tables};
 
 use crate::args::{PdbAction, PdbArgs, PdbBuildArgs};
@@ -249,7 +249,14 @@ fn verify() -> anyhow::Result<ExitCode> {
             )?,
             Err(e) => {
                 bad += 1;
-                writeln!(out, "{name}: damaged: {e}")?;
+                let reason = match &e {
+                    CacheError::Invalid { source, .. } => source.to_string(),
+                    CacheError::Stale { .. } => {
+                        "holds another goal or partition than its name says".to_string()
+                    }
+                    other => other.to_string(),
+                };
+                writeln!(out, "{name}: damaged: {reason}")?;
             }
         }
     }
