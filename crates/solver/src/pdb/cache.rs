@@ -58,6 +58,9 @@ pub struct CachedFile {
     pub header: Result<(Board, Partition), FileError>,
 }
 
+/// One file checked by [`Cache::verify`]: its path, and the database or why it is unsound.
+pub type Verified = (PathBuf, Result<Database, CacheError>);
+
 /// A directory of database files.
 #[derive(Clone, Debug)]
 pub struct Cache {
@@ -215,7 +218,7 @@ impl Cache {
     ///
     /// # Errors
     /// [`CacheError::Io`] when the directory cannot be read.
-    pub fn verify(&self) -> Result<Vec<(PathBuf, Result<Database, CacheError>)>, CacheError> {
+    pub fn verify(&self) -> Result<Vec<Verified>, CacheError> {
         Ok(self
             .list()?
             .into_iter()
@@ -257,7 +260,7 @@ impl Cache {
                 _ => None,
             })
             .collect();
-        candidates.sort_by(|a, b| b.0.cmp(&a.0));
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
         for (_, _, partition) in candidates {
             match self.load(goal, &partition) {
                 Ok(Some(db)) => return Ok(Some(db)),

@@ -106,11 +106,11 @@ pub(crate) fn perm_rank(perm: &[u8]) -> u32 {
 pub(crate) fn perm_unrank(mut rank: u32, k: usize) -> [u8; MAX_PATTERN_TILES] {
     let mut left = [0u8, 1, 2, 3, 4, 5, 6, 7];
     let mut out = [0u8; MAX_PATTERN_TILES];
-    for i in 0..k {
+    for (i, slot) in out.iter_mut().enumerate().take(k) {
         let f = factorial(k - 1 - i) as u32;
         let d = (rank / f) as usize;
         rank %= f;
-        out[i] = left[d];
+        *slot = left[d];
         left.copy_within(d + 1..k - i, d);
     }
     out
