@@ -32,6 +32,13 @@ pub enum Command {
     Solve(SolveArgs),
     /// Print random boards, one per line (an instance file `npuzzle solve --input -` reads).
     Scramble(ScrambleArgs),
+    /// Play in the terminal: arrows slide tiles, h hints, s solves and plays the solution.
+    ///
+    /// Keys: arrows (or Shift+W A S D, Shift+H J K L) move a tile; b toggles moving the
+    /// blank; mouse clicks slide tiles; u/y undo/redo; r new board; 0 back to the start;
+    /// +/- board size; h hint; s solve (space pauses, . steps, +/- speed); ? all keys;
+    /// q or Esc quits. NO_COLOR=1 gives a monochrome look.
+    Play(PlayArgs),
     /// Solve an instance file (or Korf's built-in sets) and report nodes and times.
     ///
     /// Exit status: 0 every length as expected; 1 a length differs from the expected one;
@@ -245,6 +252,26 @@ pub struct ScrambleArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: ScrambleFormat,
+}
+
+/// `npuzzle play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The starting board, in any text form [default: a random solvable board].
+    #[arg(value_name = "BOARD")]
+    pub board: Option<String>,
+
+    /// Board size, width first: 3x3, 4x4, 5x3... [default: the BOARD's size, or 4x4]
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<Size>,
+
+    /// Goal: blank-last, blank-first, snail, or a board (which fixes the size).
+    #[arg(long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// Random seed of the boards `r` deals [default: from the clock].
+    #[arg(long, allow_negative_numbers = true, value_name = "S")]
+    pub seed: Option<u64>,
 }
 
 /// The most boards one `scramble` prints.

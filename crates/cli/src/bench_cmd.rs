@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use npuzzle_core::{Board, Goal, parse_instances};
-use npuzzle_solver::{Limits, Options, Status, Tables, solve_with, thousands};
+use npuzzle_solver::{Databases, Limits, Options, Status, solve_with, thousands};
 use serde::Serialize;
 
 use crate::args::{BenchArgs, ScrambleFormat};
@@ -81,7 +81,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "#", "length", "expected", "nodes", "seconds"
         )?;
     }
-    let mut tables: HashMap<Board, Tables> = HashMap::new();
+    let mut tables: HashMap<Board, Databases> = HashMap::new();
     let (mut mismatches, mut limits) = (0usize, 0usize);
     let (mut expanded, mut generated, mut seconds) = (0u64, 0u64, 0f64);
     let mut method = String::new();
@@ -100,7 +100,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     clock.elapsed().as_secs_f64()
                 );
             }
-            tables.insert(goal.clone(), Tables { pdb, threads: args.threads });
+            tables.insert(goal.clone(), Databases { pdb, threads: args.threads });
         }
         let s = solve_with(&inst.board, &goal, &options, &tables[&goal])?;
         if s.status == Status::Solved {

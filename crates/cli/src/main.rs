@@ -26,6 +26,7 @@ mod bench_cmd;
 mod input;
 mod output;
 mod pdb_cmd;
+mod play_cmd;
 mod scramble_cmd;
 mod solve_cmd;
 
@@ -73,6 +74,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Scramble(args) => scramble_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Pdb(args) => pdb_cmd::run(&args),
+        Command::Play(args) => play_cmd::run(&args),
     }
 }
 

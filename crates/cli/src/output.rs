@@ -3,8 +3,7 @@
 use std::io::Write;
 
 use npuzzle_core::Board;
-use npuzzle_solver::{Algorithm, Heuristic, Solution, Status, thousands};
-use serde::Serialize;
+use npuzzle_solver::{Algorithm, Heuristic, Note, Record, Solution, Status, thousands};
 
 use crate::args::SolveFormat;
 use crate::input::Origin;
@@ -18,36 +17,6 @@ pub struct Printer<W: Write> {
     algorithm: Algorithm,
     heuristic: Heuristic,
     printed: usize,
-}
-
-/// One line of `--format json`. Field order is the order of the DESIGN contract.
-#[derive(Debug, Serialize)]
-struct JsonReport<'a> {
-    status: &'static str,
-    /// Inline form; for a board that could not be read, the text given.
-    board: String,
-    /// Inline form of the goal board; null when no goal board could be made.
-    goal: Option<String>,
-    width: Option<usize>,
-    height: Option<usize>,
-    algorithm: &'static str,
-    heuristic: Option<&'static str>,
-    optimal: bool,
-    /// Null unless solved.
-    length: Option<usize>,
-    moves: String,
-    tiles: &'a [u16],
-    expanded: u64,
-    generated: u64,
-    max_frontier: u64,
-    seconds: f64,
-    error: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    expected_length: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<usize>,
 }
 
 impl<W: Write> Printer<W> {
@@ -75,8 +44,8 @@ impl<W: Write> Printer<W> {
                 writeln!(self.out, "{moves}")?;
             }
             SolveFormat::Json => {
-                let line = self.json(report);
-                serde_json::to_writer(&mut self.out, &line)?;
+                let record = self.json(report);
+                serde_json::to_writer(&mut self.out, &record)?;
                 writeln!(self.out)?;
             }
         }
@@ -85,43 +54,34 @@ impl<W: Write> Printer<W> {
         Ok(())
     }
 
-    fn json<'r>(&self, report: &'r Report<'_>) -> JsonReport<'r> {
+    /// The board's record: the library's JSON object (the same as the web API's), with
+    /// what only the command line knows (the file's line and expected length).
+    fn json(&self, report: &Report<'_>) -> Record {
         let job = report.job;
-        let s = report.solution();
-        let (board, goal, size) = match &job.input {
-            Ok(t) => (
-                t.board.to_string(),
-                Some(t.goal.to_string()),
+        let mut record = match (&job.input, report.solution()) {
+            (Ok(t), Some(s)) => Record::new(&t.board, &t.goal, s),
+            (Ok(t), None) => Record::invalid(
+                &t.board.to_string(),
+                Some(&t.goal),
                 Some((t.board.width(), t.board.height())),
+                self.algorithm,
+                self.heuristic,
+                &report.error().unwrap_or_default(),
             ),
-            Err(inv) => (inv.text.clone(), inv.goal.as_ref().map(Board::to_string), inv.size),
+            (Err(inv), _) => Record::invalid(
+                &inv.text,
+                inv.goal.as_ref(),
+                inv.size,
+                self.algorithm,
+                self.heuristic,
+                &report.error().unwrap_or_default(),
+            ),
         };
-        let solved = solved(report);
-        let stats = s.map(|s| s.stats).unwrap_or_default();
-        JsonReport {
-            status: report.status(),
-            board,
-            goal,
-            width: size.map(|(w, _)| w),
-            height: size.map(|(_, h)| h),
-            algorithm: s.map_or(self.algorithm, |s| s.algorithm).name(),
-            heuristic: match s {
-                Some(s) => s.heuristic.map(Heuristic::name),
-                None => Some(self.heuristic.name()),
-            },
-            optimal: solved.is_some_and(|s| s.optimal),
-            length: solved.map(|s| s.moves.len()),
-            moves: solved.map(|s| s.moves.to_string()).unwrap_or_default(),
-            tiles: &report.tiles,
-            expanded: stats.expanded,
-            generated: stats.generated,
-            max_frontier: stats.max_frontier,
-            seconds: stats.seconds,
-            error: report.error(),
-            expected_length: job.expected,
-            note: solved.and_then(|s| s.message.clone()),
-            line: job.origin.line(),
-        }
+        // What the replay found (a solver defect) wins over the solver's own account.
+        record.tiles.clone_from(&report.tiles);
+        record.expected_length = job.expected;
+        record.line = job.origin.line();
+        record
     }
 
     fn text(&mut self, report: &Report<'_>) -> std::io::Result<()> {
@@ -177,8 +137,8 @@ impl<W: Write> Printer<W> {
                         writeln!(out, "compact: {compact}")?;
                     }
                 }
-                if let Some(note) = &s.message {
-                    writeln!(out, "note: {note}")?;
+                if let Some(note) = s.note() {
+                    writeln!(out, "note: {note}{}", note_advice(s))?;
                 }
                 if self.steps {
                     if let Ok(t) = &job.input {
@@ -188,6 +148,15 @@ impl<W: Write> Printer<W> {
                 Ok(())
             }
         }
+    }
+}
+
+/// What the command line adds to the solver's notes: how to insist on an optimum.
+pub fn note_advice(solution: &Solution) -> &'static str {
+    if solution.notes.iter().any(|n| matches!(n, Note::WeightedAStar { .. })) {
+        "; use --optimal to insist on a proven optimum"
+    } else {
+        ""
     }
 }
 

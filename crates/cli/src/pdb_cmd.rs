@@ -14,7 +14,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_core::{Board, Goal, Size};
 use npuzzle_solver::pdb::{Cache, CacheError, Database, Partition, Progress};
-use npuzzle_solver::{Algorithm, Heuristic, Tables};
+use npuzzle_solver::{Algorithm, Databases, Heuristic};
 
 use crate::args::{PdbAction, PdbArgs, PdbBuildArgs};
 
@@ -134,7 +134,7 @@ pub fn tables_for(
     jobs: &[crate::input::Job],
     options: &npuzzle_solver::Options,
     threads: usize,
-) -> anyhow::Result<HashMap<Board, Tables>> {
+) -> anyhow::Result<HashMap<Board, Databases>> {
     let mut tables = HashMap::new();
     let per_search = if jobs.len() == 1 { threads } else { 1 };
     for job in jobs {
@@ -143,7 +143,7 @@ pub fn tables_for(
             continue;
         }
         let pdb = database_for(&task.goal, options.algorithm, options.heuristic)?;
-        tables.insert(task.goal.clone(), Tables { pdb, threads: per_search });
+        tables.insert(task.goal.clone(), Databases { pdb, threads: per_search });
     }
     Ok(tables)
 }

@@ -8,8 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
 
-use npuzzle_core::{Board, Parity};
-use npuzzle_solver::{Algorithm, Limits, Options, Solution, Status, Tables, solve_with};
+use npuzzle_core::Board;
+use npuzzle_solver::{
+    Algorithm, Databases, Limit, Limits, Options, Reason, Solution, Status, solve_with,
+};
 
 use crate::args::SolveArgs;
 use crate::input::{self, Job};
@@ -64,27 +66,11 @@ impl<'a> Report<'a> {
         }
     }
 
-    /// `solved`, `unsolvable`, `limit` or `invalid`.
-    pub fn status(&self) -> &'static str {
-        self.solution().map_or("invalid", |s| s.status.name())
-    }
-
     /// Why the board was not solved, in one line; `None` when it was.
     pub fn error(&self) -> Option<String> {
         match &self.outcome {
             Outcome::Invalid(reason) => Some(reason.clone()),
-            Outcome::Done(s) => match s.status {
-                Status::Solved => None,
-                Status::Unsolvable => {
-                    Some(s.message.clone().unwrap_or_else(|| match &self.job.input {
-                        Ok(t) => Parity::of(&t.board, &t.goal).to_string(),
-                        Err(_) => "the board cannot reach the goal".to_string(),
-                    }))
-                }
-                Status::Limit => {
-                    Some(s.message.clone().unwrap_or_else(|| "a search limit was reached".into()))
-                }
-            },
+            Outcome::Done(s) => s.error(),
         }
     }
 
@@ -147,7 +133,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 fn for_each_outcome(
     jobs: &[Job],
     options: &Options,
-    tables: &HashMap<Board, Tables>,
+    tables: &HashMap<Board, Databases>,
     threads: usize,
     cancel: &AtomicBool,
     mut emit: impl FnMut(&Job, Outcome) -> anyhow::Result<()>,
@@ -192,14 +178,14 @@ fn for_each_outcome(
     })
 }
 
-fn solve_job(job: &Job, options: &Options, tables: &HashMap<Board, Tables>) -> Outcome {
+fn solve_job(job: &Job, options: &Options, tables: &HashMap<Board, Databases>) -> Outcome {
     let task = match &job.input {
         Ok(task) => task,
         Err(invalid) => return Outcome::Invalid(invalid.reason.clone()),
     };
     // A solver bug must not take the other boards of a batch down with it; the panic hook has
     // already printed the details.
-    let none = Tables::default();
+    let none = Databases::default();
     let tables = tables.get(&task.goal).unwrap_or(&none);
     match panic::catch_unwind(AssertUnwindSafe(|| {
         solve_with(&task.board, &task.goal, options, tables)
@@ -218,14 +204,10 @@ fn complain(report: &Report<'_>, several: bool) {
     }
     if let Some(error) = report.error() {
         match report.solution() {
-            Some(s) if s.status == Status::Limit => {
-                // The solver may already say what to try; otherwise suggest something.
-                if error.contains("try ") {
-                    eprintln!("npuzzle: {at}limit reached: {error}");
-                } else {
-                    eprintln!("npuzzle: {at}limit reached: {error}; {}", limit_hint(s.algorithm));
-                }
-            }
+            Some(s) if s.status == Status::Limit => match limit_hint(s) {
+                Some(hint) => eprintln!("npuzzle: {at}limit reached: {error}; {hint}"),
+                None => eprintln!("npuzzle: {at}limit reached: {error}"),
+            },
             Some(s) if s.status == Status::Unsolvable => {
                 eprintln!("npuzzle: {at}unsolvable: {error}");
             }
@@ -245,23 +227,38 @@ fn complain(report: &Report<'_>, several: bool) {
     }
 }
 
-/// What to try after a limit stopped `algorithm`.
-fn limit_hint(algorithm: Algorithm) -> &'static str {
-    match algorithm {
-        Algorithm::Bfs | Algorithm::Dfs | Algorithm::Iddfs | Algorithm::Dijkstra => {
-            "uninformed search cannot cope with this board: try another algorithm, such as \
-             --algorithm idastar (optimal, little memory) or --algorithm auto"
+/// What to try after a limit stopped the search of `solution`, in the command line's words;
+/// `None` when there is nothing to suggest (the user cancelled).
+fn limit_hint(solution: &Solution) -> Option<String> {
+    let limit = match solution.reason {
+        Some(Reason::Limit(Limit::Cancelled)) => return None,
+        Some(Reason::Limit(limit)) => limit,
+        Some(Reason::Exhausted | Reason::Reduction(_)) => {
+            return Some("this is a bug in npuzzle: please report the board".to_string());
         }
-        Algorithm::AStar => {
-            "try another algorithm: --algorithm idastar (optimal, memory linear in the depth), \
-             --algorithm wastar (fast, not optimal), or raise --max-memory / --timeout"
+        _ => return None,
+    };
+    let algorithm = solution.algorithm;
+    Some(match algorithm {
+        Algorithm::Bfs
+        | Algorithm::Dfs
+        | Algorithm::Dijkstra
+        | Algorithm::AStar
+        | Algorithm::Greedy
+        | Algorithm::WAStar => format!(
+            "{algorithm} keeps every position it reaches: try --algorithm idastar (memory-free) \
+             or the default auto"
+        ),
+        Algorithm::Iddfs => "uninformed search cannot cope with this board: try \
+                             --algorithm idastar (optimal, little memory) or --algorithm auto"
+            .to_string(),
+        Algorithm::IdaStar if matches!(limit, Limit::Time(_) | Limit::Nodes(_)) => {
+            "try --algorithm wastar or the default auto (fast, not optimal), or raise \
+             --timeout or --max-nodes"
+                .to_string()
         }
-        Algorithm::IdaStar => {
-            "try another algorithm: --algorithm wastar or --algorithm auto (fast, not optimal), \
-             or raise --timeout"
-        }
-        _ => {
-            "raise --max-nodes, --max-memory or --timeout, or try another algorithm, such as --algorithm auto"
-        }
-    }
+        _ => "raise --max-nodes, --max-memory or --timeout, or try another algorithm, such as \
+              --algorithm auto"
+            .to_string(),
+    })
 }

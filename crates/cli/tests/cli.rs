@@ -7,6 +7,9 @@ use std::process::{Command, Stdio};
 use npuzzle_core::{Board, Goal, Moves};
 use serde_json::Value;
 
+/// `npuzzle play` in a pseudo-terminal.
+mod play;
+
 /// What one run of the binary did.
 struct Run {
     code: i32,

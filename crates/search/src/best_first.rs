@@ -12,7 +12,9 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use crate::limits::Budget;
+use crate::observer::{Begin, Expand, Generate};
 use crate::{Cost, Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
+use crate::{finish, tick};
 
 /// One stored node. The arena index is the node's identity inside the search, so queue entries
 /// and parent links are 4 bytes whatever the node type.
@@ -103,6 +105,9 @@ where
         }
         let h = heuristic(start);
         let zero = C::default();
+        if observer.begin(&Begin::new(start, h)) == Flow::Stop {
+            break 'search Outcome::Stopped(Stop::Cancelled);
+        }
         arena.push(Record { node: start.clone(), parent: ROOT, g: zero, h, closed: false });
         index.insert(start.clone(), 0);
         open.push(Entry { key: (strategy.priority)(zero, h), g: zero, index: 0 });
@@ -122,7 +127,13 @@ where
                 break 'search Outcome::Stopped(stop);
             }
             let closed = usize::try_from(stats.expanded).unwrap_or(usize::MAX);
-            if observer.expand(&record.node, g, record.h, open.len(), closed) == Flow::Stop {
+            let parent = arena.get(record.parent as usize).map(|p| &p.node);
+            let event = Expand::new(&record.node, g, record.h)
+                .with_parent(parent)
+                .with_lists(open.len(), closed);
+            if observer.expand(&event) == Flow::Stop
+                || tick(&mut observer, &stats, open.len(), clock) == Flow::Stop
+            {
                 break 'search Outcome::Stopped(Stop::Cancelled);
             }
             let children = successors(&record.node);
@@ -141,7 +152,10 @@ where
                             break 'search Outcome::Stopped(Stop::Memory);
                         }
                         let h = heuristic(slot.key());
-                        if observer.generate(slot.key(), child_g, h) == Flow::Stop {
+                        let parent = &arena[current as usize].node;
+                        if observer.generate(&Generate::new(slot.key(), parent, child_g, h))
+                            == Flow::Stop
+                        {
                             break 'search Outcome::Stopped(Stop::Cancelled);
                         }
                         let at = arena.len() as u32;
@@ -154,18 +168,25 @@ where
                     MapEntry::Occupied(slot) => {
                         let at = *slot.get();
                         let stored = arena.len();
-                        let record = &mut arena[at as usize];
+                        let record = &arena[at as usize];
                         if child_g < record.g && (strategy.reopen || !record.closed) {
                             if memory.exceeds(stored, open.len() + 1) {
                                 break 'search Outcome::Stopped(Stop::Memory);
                             }
+                            let h = record.h;
+                            let event = Generate::new(
+                                &record.node,
+                                &arena[current as usize].node,
+                                child_g,
+                                h,
+                            );
+                            if observer.generate(&event) == Flow::Stop {
+                                break 'search Outcome::Stopped(Stop::Cancelled);
+                            }
+                            let record = &mut arena[at as usize];
                             record.g = child_g;
                             record.parent = current;
                             record.closed = false;
-                            let h = record.h;
-                            if observer.generate(&record.node, child_g, h) == Flow::Stop {
-                                break 'search Outcome::Stopped(Stop::Cancelled);
-                            }
                             let key = (strategy.priority)(child_g, h);
                             open.push(Entry { key, g: child_g, index: at });
                         }
@@ -178,7 +199,7 @@ where
     };
     stats.max_frontier = stats.max_frontier.max(open.len() as u64);
     stats.seconds = clock.elapsed().as_secs_f64();
-    Report { outcome, stats }
+    finish(&mut observer, outcome, stats)
 }
 
 #[cfg(test)]

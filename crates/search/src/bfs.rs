@@ -7,7 +7,9 @@ use std::time::Instant;
 use rustc_hash::FxHashSet;
 
 use crate::limits::Budget;
+use crate::observer::{Begin, Expand, Generate};
 use crate::{Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
+use crate::{finish, tick};
 
 /// Finds a path with the fewest edges by breadth-first search.
 ///
@@ -65,6 +67,9 @@ where
         if memory.exceeds(1, 0) {
             break 'search Outcome::Stopped(Stop::Memory);
         }
+        if observer.begin(&Begin::new(start, 0)) == Flow::Stop {
+            break 'search Outcome::Stopped(Stop::Cancelled);
+        }
         if success(start) {
             break 'search Outcome::Found { path: vec![start.clone()], cost: 0 };
         }
@@ -83,8 +88,14 @@ where
             if let Err(stop) = budget.check_expand(stats.expanded) {
                 break 'search Outcome::Stopped(stop);
             }
-            let node = &queue[head].0;
-            if observer.expand(node, depth, 0, queue.len() - head, head) == Flow::Stop {
+            let (node, parent) = &queue[head];
+            let parent = queue.get(*parent as usize).map(|p| &p.0);
+            let event = Expand::new(node, depth, 0)
+                .with_parent(parent)
+                .with_lists(queue.len() - head, head);
+            if observer.expand(&event) == Flow::Stop
+                || tick(&mut observer, &stats, queue.len() - head, clock) == Flow::Stop
+            {
                 break 'search Outcome::Stopped(Stop::Cancelled);
             }
             let children = successors(node);
@@ -98,7 +109,9 @@ where
                 if memory.exceeds(queue.len() + 1, 0) || queue.len() >= ROOT as usize {
                     break 'search Outcome::Stopped(Stop::Memory);
                 }
-                if observer.generate(&child, depth + 1, 0) == Flow::Stop {
+                if observer.generate(&Generate::new(&child, &queue[head].0, depth + 1, 0))
+                    == Flow::Stop
+                {
                     break 'search Outcome::Stopped(Stop::Cancelled);
                 }
                 if success(&child) {
@@ -115,7 +128,7 @@ where
         Outcome::NotFound
     };
     stats.seconds = clock.elapsed().as_secs_f64();
-    Report { outcome, stats }
+    finish(&mut observer, outcome, stats)
 }
 
 #[cfg(test)]
@@ -139,8 +152,8 @@ mod tests {
     fn layers_are_counted_as_depth() {
         struct Depths(Vec<usize>);
         impl crate::Observer<u32, usize> for Depths {
-            fn expand(&mut self, _: &u32, g: usize, _: usize, _: usize, _: usize) -> crate::Flow {
-                self.0.push(g);
+            fn expand(&mut self, e: &crate::Expand<'_, u32, usize>) -> crate::Flow {
+                self.0.push(e.g());
                 crate::Flow::Continue
             }
         }

@@ -7,7 +7,9 @@ use std::time::Instant;
 use rustc_hash::FxHashSet;
 
 use crate::limits::Budget;
+use crate::observer::{Begin, Expand, Generate};
 use crate::{Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
+use crate::{finish, tick};
 
 /// Finds SOME path by depth-first graph search, like the textbook version: an explicit stack
 /// and a closed set, so each node is visited at most once.
@@ -68,12 +70,15 @@ where
         if memory.exceeds(1, 1) {
             break 'search Outcome::Stopped(Stop::Memory);
         }
+        if observer.begin(&Begin::new(start, 0)) == Flow::Stop {
+            break 'search Outcome::Stopped(Stop::Cancelled);
+        }
         arena.push((start.clone(), ROOT, 0));
         seen.insert(start.clone());
         stack.push(0);
 
         while let Some(current) = stack.pop() {
-            let (node, _, depth) = &arena[current as usize];
+            let (node, parent, depth) = &arena[current as usize];
             let depth = *depth;
             if success(node) {
                 let path = trace(&arena, current, |(node, parent, _)| (node, *parent));
@@ -86,7 +91,13 @@ where
                 break 'search Outcome::Stopped(stop);
             }
             let closed = usize::try_from(stats.expanded).unwrap_or(usize::MAX);
-            if observer.expand(node, depth as usize, 0, stack.len(), closed) == Flow::Stop {
+            let parent = arena.get(*parent as usize).map(|p| &p.0);
+            let event = Expand::new(node, depth as usize, 0)
+                .with_parent(parent)
+                .with_lists(stack.len(), closed);
+            if observer.expand(&event) == Flow::Stop
+                || tick(&mut observer, &stats, stack.len(), clock) == Flow::Stop
+            {
                 break 'search Outcome::Stopped(Stop::Cancelled);
             }
             let children = successors(node);
@@ -102,7 +113,9 @@ where
                 {
                     break 'search Outcome::Stopped(Stop::Memory);
                 }
-                if observer.generate(&child, depth as usize + 1, 0) == Flow::Stop {
+                let event =
+                    Generate::new(&child, &arena[current as usize].0, depth as usize + 1, 0);
+                if observer.generate(&event) == Flow::Stop {
                     break 'search Outcome::Stopped(Stop::Cancelled);
                 }
                 seen.insert(child.clone());
@@ -116,7 +129,7 @@ where
         Outcome::NotFound
     };
     stats.seconds = clock.elapsed().as_secs_f64();
-    Report { outcome, stats }
+    finish(&mut observer, outcome, stats)
 }
 
 #[cfg(test)]

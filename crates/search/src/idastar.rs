@@ -4,7 +4,9 @@ use core::mem::size_of;
 use std::time::Instant;
 
 use crate::limits::Budget;
+use crate::observer::{Begin, Bound, Expand, Generate};
 use crate::{Cost, Flow, Limits, Observer, Outcome, Report, Stats, Stop};
+use crate::{finish, tick};
 
 /// One node of the current path: its cost from the start and the successors still to try.
 struct Level<I, C> {
@@ -92,18 +94,24 @@ where
             break 'search Outcome::Found { path: vec![start.clone()], cost: zero };
         }
         let start_h = heuristic(start);
+        if observer.begin(&Begin::new(start, start_h)) == Flow::Stop {
+            break 'search Outcome::Stopped(Stop::Cancelled);
+        }
         let mut bound = start_h;
         loop {
             if bound.to_u64() > max_bound {
                 break 'search Outcome::NotFound;
             }
-            if observer.bound(bound) == Flow::Stop {
+            if observer.bound(&Bound::new(bound, stats.expanded)) == Flow::Stop {
                 break 'search Outcome::Stopped(Stop::Cancelled);
             }
             if let Err(stop) = budget.check_expand(stats.expanded) {
                 break 'search Outcome::Stopped(stop);
             }
-            if observer.expand(start, zero, start_h, 1, 0) == Flow::Stop {
+            let event = Expand::new(start, zero, start_h).with_lists(1, 0);
+            if observer.expand(&event) == Flow::Stop
+                || tick(&mut observer, &stats, 1, clock) == Flow::Stop
+            {
                 break 'search Outcome::Stopped(Stop::Cancelled);
             }
             path.clear();
@@ -134,7 +142,9 @@ where
                     next = Some(next.map_or(f, |b| b.min(f)));
                     continue;
                 }
-                if observer.generate(&child, child_g, h) == Flow::Stop {
+                if observer.generate(&Generate::new(&child, &path[depth - 1], child_g, h))
+                    == Flow::Stop
+                {
                     break 'search Outcome::Stopped(Stop::Cancelled);
                 }
                 if success(&child) {
@@ -147,7 +157,12 @@ where
                 if let Err(stop) = budget.check_expand(stats.expanded) {
                     break 'search Outcome::Stopped(stop);
                 }
-                if observer.expand(&child, child_g, h, depth + 1, 0) == Flow::Stop {
+                let event = Expand::new(&child, child_g, h)
+                    .with_parent(path.last())
+                    .with_lists(depth + 1, 0);
+                if observer.expand(&event) == Flow::Stop
+                    || tick(&mut observer, &stats, depth as u64 + 1, clock) == Flow::Stop
+                {
                     break 'search Outcome::Stopped(Stop::Cancelled);
                 }
                 levels.push(Level { successors: successors(&child).into_iter(), g: child_g });
@@ -162,7 +177,7 @@ where
         }
     };
     stats.seconds = clock.elapsed().as_secs_f64();
-    Report { outcome, stats }
+    finish(&mut observer, outcome, stats)
 }
 
 #[cfg(test)]
@@ -180,8 +195,8 @@ mod tests {
     struct Bounds(Vec<u32>);
 
     impl Observer<u8, u32> for Bounds {
-        fn bound(&mut self, bound: u32) -> Flow {
-            self.0.push(bound);
+        fn bound(&mut self, bound: &crate::Bound<u32>) -> Flow {
+            self.0.push(bound.bound());
             Flow::Continue
         }
     }

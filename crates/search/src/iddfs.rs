@@ -4,7 +4,9 @@ use core::mem::size_of;
 use std::time::Instant;
 
 use crate::limits::Budget;
+use crate::observer::{Begin, Bound, Expand, Generate};
 use crate::{Flow, Limits, Observer, Outcome, Report, Stats, Stop};
+use crate::{finish, tick};
 
 /// Finds a path with the fewest edges by iterative-deepening depth-first search: depth-first
 /// searches with depth bounds 1, 2, 3, … until a goal appears.
@@ -66,6 +68,9 @@ where
         if max_path == 0 {
             break 'search Outcome::Stopped(Stop::Memory);
         }
+        if observer.begin(&Begin::new(start, 0)) == Flow::Stop {
+            break 'search Outcome::Stopped(Stop::Cancelled);
+        }
         if success(start) {
             break 'search Outcome::Found { path: vec![start.clone()], cost: 0 };
         }
@@ -74,13 +79,16 @@ where
             if bound as u64 > max_depth {
                 break 'search Outcome::NotFound;
             }
-            if observer.bound(bound) == Flow::Stop {
+            if observer.bound(&Bound::new(bound, stats.expanded)) == Flow::Stop {
                 break 'search Outcome::Stopped(Stop::Cancelled);
             }
             if let Err(stop) = budget.check_expand(stats.expanded) {
                 break 'search Outcome::Stopped(stop);
             }
-            if observer.expand(start, 0, 0, 1, 0) == Flow::Stop {
+            let event = Expand::new(start, 0, 0).with_lists(1, 0);
+            if observer.expand(&event) == Flow::Stop
+                || tick(&mut observer, &stats, 1, clock) == Flow::Stop
+            {
                 break 'search Outcome::Stopped(Stop::Cancelled);
             }
             path.clear();
@@ -102,7 +110,9 @@ where
                 if depth >= 2 && child == path[depth - 2] {
                     continue;
                 }
-                if observer.generate(&child, depth, 0) == Flow::Stop {
+                if observer.generate(&Generate::new(&child, &path[depth - 1], depth, 0))
+                    == Flow::Stop
+                {
                     break 'search Outcome::Stopped(Stop::Cancelled);
                 }
                 if success(&child) {
@@ -119,7 +129,11 @@ where
                 if let Err(stop) = budget.check_expand(stats.expanded) {
                     break 'search Outcome::Stopped(stop);
                 }
-                if observer.expand(&child, depth, 0, depth + 1, 0) == Flow::Stop {
+                let event =
+                    Expand::new(&child, depth, 0).with_parent(path.last()).with_lists(depth + 1, 0);
+                if observer.expand(&event) == Flow::Stop
+                    || tick(&mut observer, &stats, depth as u64 + 1, clock) == Flow::Stop
+                {
                     break 'search Outcome::Stopped(Stop::Cancelled);
                 }
                 levels.push(successors(&child).into_iter());
@@ -134,7 +148,7 @@ where
         }
     };
     stats.seconds = clock.elapsed().as_secs_f64();
-    Report { outcome, stats }
+    finish(&mut observer, outcome, stats)
 }
 
 #[cfg(test)]
@@ -157,8 +171,8 @@ mod tests {
     fn exhausted_tree_is_not_found() {
         struct Bounds(Vec<usize>);
         impl Observer<u32, usize> for Bounds {
-            fn bound(&mut self, bound: usize) -> Flow {
-                self.0.push(bound);
+            fn bound(&mut self, bound: &crate::Bound<usize>) -> Flow {
+                self.0.push(bound.bound());
                 Flow::Continue
             }
         }

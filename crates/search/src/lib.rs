@@ -104,13 +104,43 @@ pub use dijkstra::dijkstra;
 pub use greedy::greedy;
 pub use idastar::idastar;
 pub use iddfs::iddfs;
-pub use limits::{Limits, Stop};
-pub use observer::{Flow, NoObserver, Observer};
+pub use limits::{Budget, Limits, Stop};
+pub use observer::{Begin, Bound, Expand, Finish, Flow, Generate, NoObserver, Observer, Progress};
 pub use report::{Outcome, Report, Stats};
 pub use wastar::wastar;
 
 /// Parent index of the start node in the arena-based searches.
 pub(crate) const ROOT: u32 = u32::MAX;
+
+/// Shows `observer` the search's statistics every 1024 expansions (never on the first).
+#[inline]
+pub(crate) fn tick<N, C, O: Observer<N, C>>(
+    observer: &mut O,
+    stats: &Stats,
+    frontier: impl TryInto<u64>,
+    clock: std::time::Instant,
+) -> Flow {
+    if stats.expanded & 1023 != 0 || stats.expanded == 0 {
+        return Flow::Continue;
+    }
+    let frontier = frontier.try_into().unwrap_or(u64::MAX);
+    observer.progress(&Progress::new(stats.expanded, stats.generated, frontier, clock))
+}
+
+/// Tells `observer` the search has ended and makes its report.
+#[inline]
+pub(crate) fn finish<N, C, O: Observer<N, C>>(
+    observer: &mut O,
+    outcome: Outcome<N, C>,
+    stats: Stats,
+) -> Report<N, C> {
+    let stop = match &outcome {
+        Outcome::Stopped(stop) => Some(*stop),
+        _ => None,
+    };
+    observer.finish(&Finish::new(&stats, matches!(outcome, Outcome::Found { .. }), stop));
+    Report { outcome, stats }
+}
 
 /// The path from the start to `records[last]`, following parent links (`ROOT` ends them).
 pub(crate) fn trace<R, N: Clone>(

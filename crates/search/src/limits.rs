@@ -65,7 +65,24 @@ impl fmt::Display for Stop {
 impl std::error::Error for Stop {}
 
 /// The limits of one search, in the form the hot loops check cheaply.
-pub(crate) struct Budget<'a> {
+///
+/// Every search of this crate checks its limits through one `Budget`, and so do the
+/// specialised engines built on top of it (the sliding-puzzle solver's packed engines), so
+/// that "when is the clock read" and "what counts as over the limit" have one answer.
+///
+/// # Examples
+/// ```
+/// use npuzzle_search::{Budget, Limits, Stop};
+/// let limits = Limits { max_nodes: Some(2000), ..Limits::default() };
+/// let budget = Budget::new(&limits);
+/// assert_eq!(budget.check_expand(1999), Ok(()));
+/// assert_eq!(budget.check_expand(2000), Err(Stop::Nodes));
+/// // A hot loop may skip the checks until the next count where one can fire.
+/// assert_eq!(budget.next_check(5), 1024);
+/// assert_eq!(budget.next_check(1990), 2000);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Budget<'a> {
     max_nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
@@ -74,7 +91,8 @@ pub(crate) struct Budget<'a> {
 }
 
 impl<'a> Budget<'a> {
-    pub(crate) fn new(limits: &'a Limits) -> Self {
+    /// The budget of `limits`.
+    pub fn new(limits: &'a Limits) -> Self {
         Budget {
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             deadline: limits.deadline,
@@ -85,14 +103,30 @@ impl<'a> Budget<'a> {
     }
 
     /// Called before each expansion with the number of expansions done so far.
+    ///
+    /// # Errors
+    /// The [`Stop`] reason once a limit is reached: the node count at once, the deadline
+    /// and the cancel flag when `expanded` is a multiple of 1024.
     #[inline]
-    pub(crate) fn check_expand(&self, expanded: u64) -> Result<(), Stop> {
+    pub fn check_expand(&self, expanded: u64) -> Result<(), Stop> {
         if expanded >= self.max_nodes {
             return Err(Stop::Nodes);
         }
         // The clock and the flag are read only every 1024 expansions: `Instant::now` costs
         // tens of nanoseconds, as much as expanding a sliding-puzzle node.
         if expanded & 1023 == 0 { self.check_clock() } else { Ok(()) }
+    }
+
+    /// The next expansion count at which [`Budget::check_expand`] can fail or must look at
+    /// the clock: a search may skip the checks until then.
+    #[inline]
+    pub fn next_check(&self, expanded: u64) -> u64 {
+        self.max_nodes.min((expanded | 1023) + 1)
+    }
+
+    /// The memory limit in bytes (`u64::MAX` when there is none).
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
     }
 
     #[cold]

@@ -1,4 +1,13 @@
-//! Watching a search: the [`Observer`] trait and [`Flow`].
+//! Watching a search: the [`Observer`] trait, its events and [`Flow`].
+//!
+//! The events are structs with accessors rather than positional arguments, in the manner of
+//! ripgrep's `Sink`: a new piece of information (a parent, a move, a timestamp) is a new
+//! accessor, and no observer written before it has to change.
+
+use core::ops::Add;
+use std::time::{Duration, Instant};
+
+use crate::{Stats, Stop};
 
 /// What an [`Observer`] wants the search to do next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -12,13 +21,252 @@ pub enum Flow {
     Stop,
 }
 
+/// The search starts from [`Begin::start`].
+#[derive(Debug, Clone, Copy)]
+pub struct Begin<'a, N, C> {
+    start: &'a N,
+    h: C,
+}
+
+impl<'a, N, C: Copy> Begin<'a, N, C> {
+    /// The event for a search from `start`, whose heuristic value is `h` (0 for uninformed
+    /// searches).
+    pub fn new(start: &'a N, h: C) -> Self {
+        Begin { start, h }
+    }
+
+    /// The start node.
+    pub fn start(&self) -> &'a N {
+        self.start
+    }
+
+    /// The start's heuristic value: a lower bound on the answer's cost.
+    pub fn h(&self) -> C {
+        self.h
+    }
+}
+
+/// A node is about to be expanded (its successors generated).
+#[derive(Debug, Clone, Copy)]
+pub struct Expand<'a, N, C> {
+    node: &'a N,
+    parent: Option<&'a N>,
+    g: C,
+    h: C,
+    open: usize,
+    closed: usize,
+}
+
+impl<'a, N, C: Copy + Add<Output = C>> Expand<'a, N, C> {
+    /// The expansion of `node`, reached at cost `g`, with heuristic value `h`.
+    pub fn new(node: &'a N, g: C, h: C) -> Self {
+        Expand { node, parent: None, g, h, open: 0, closed: 0 }
+    }
+
+    /// The same event, naming the node's parent on the path from the start.
+    #[must_use]
+    pub fn with_parent(mut self, parent: Option<&'a N>) -> Self {
+        self.parent = parent;
+        self
+    }
+
+    /// The same event, with the sizes of the search's lists (see [`Expand::open`]).
+    #[must_use]
+    pub fn with_lists(mut self, open: usize, closed: usize) -> Self {
+        self.open = open;
+        self.closed = closed;
+        self
+    }
+
+    /// The node expanded.
+    pub fn node(&self) -> &'a N {
+        self.node
+    }
+
+    /// Its parent on the path from the start (`None` for the start itself).
+    pub fn parent(&self) -> Option<&'a N> {
+        self.parent
+    }
+
+    /// Its cost from the start (the depth, for the unit-cost searches).
+    pub fn g(&self) -> C {
+        self.g
+    }
+
+    /// Its heuristic value (0 for searches without a heuristic).
+    pub fn h(&self) -> C {
+        self.h
+    }
+
+    /// `g + h`.
+    pub fn f(&self) -> C {
+        self.g + self.h
+    }
+
+    /// For the best-first searches the open-list length (it may count stale duplicates); for
+    /// DFS the stack length; for IDDFS and IDA* the current path length.
+    pub fn open(&self) -> usize {
+        self.open
+    }
+
+    /// For the best-first searches and DFS the number of expansions so far (the closed list);
+    /// for BFS the number of nodes dequeued; 0 for IDDFS and IDA*.
+    pub fn closed(&self) -> usize {
+        self.closed
+    }
+}
+
+/// A successor was queued: a new node, or a known one reached by a cheaper path (for IDDFS
+/// and IDA*: a successor within the current bound).
+#[derive(Debug, Clone, Copy)]
+pub struct Generate<'a, N, C> {
+    node: &'a N,
+    parent: &'a N,
+    g: C,
+    h: C,
+}
+
+impl<'a, N, C: Copy + Add<Output = C>> Generate<'a, N, C> {
+    /// `node`, generated from `parent` at cost `g`, with heuristic value `h`.
+    pub fn new(node: &'a N, parent: &'a N, g: C, h: C) -> Self {
+        Generate { node, parent, g, h }
+    }
+
+    /// The successor.
+    pub fn node(&self) -> &'a N {
+        self.node
+    }
+
+    /// The node it was generated from.
+    pub fn parent(&self) -> &'a N {
+        self.parent
+    }
+
+    /// Its cost from the start.
+    pub fn g(&self) -> C {
+        self.g
+    }
+
+    /// Its heuristic value.
+    pub fn h(&self) -> C {
+        self.h
+    }
+
+    /// `g + h`.
+    pub fn f(&self) -> C {
+        self.g + self.h
+    }
+}
+
+/// IDDFS or IDA* starts a new iteration with a larger bound. Every iteration before it
+/// searched the whole tree within its bound, so [`Bound::bound`] is a proven lower bound on
+/// the answer's cost.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound<C> {
+    bound: C,
+    expanded: u64,
+}
+
+impl<C: Copy> Bound<C> {
+    /// A new iteration with `bound`, after `expanded` expansions in all.
+    pub fn new(bound: C, expanded: u64) -> Self {
+        Bound { bound, expanded }
+    }
+
+    /// The new depth or cost bound.
+    pub fn bound(&self) -> C {
+        self.bound
+    }
+
+    /// Expansions done before this iteration.
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+}
+
+/// Periodic statistics of a running search (about every 1024 expansions, and at least at
+/// every clock check of the limits).
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    expanded: u64,
+    generated: u64,
+    frontier: u64,
+    started: Instant,
+}
+
+impl Progress {
+    /// Statistics so far of a search that started at `started`.
+    pub fn new(expanded: u64, generated: u64, frontier: u64, started: Instant) -> Self {
+        Progress { expanded, generated, frontier, started }
+    }
+
+    /// Nodes expanded so far.
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    /// Successors generated so far.
+    pub fn generated(&self) -> u64 {
+        self.generated
+    }
+
+    /// The current open-list length (for depth-first searches: the path length).
+    pub fn frontier(&self) -> u64 {
+        self.frontier
+    }
+
+    /// Time since the search started (read from the clock when asked, so a no-op observer
+    /// never pays for it).
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+}
+
+/// The search has ended.
+#[derive(Debug, Clone, Copy)]
+pub struct Finish<'a> {
+    stats: &'a Stats,
+    found: bool,
+    stop: Option<Stop>,
+}
+
+impl<'a> Finish<'a> {
+    /// The end of a search with `stats`; `found` when it reached a goal, `stop` when a limit
+    /// or the observer ended it.
+    pub fn new(stats: &'a Stats, found: bool, stop: Option<Stop>) -> Self {
+        Finish { stats, found, stop }
+    }
+
+    /// The search's final statistics.
+    pub fn stats(&self) -> &'a Stats {
+        self.stats
+    }
+
+    /// Whether a goal was reached.
+    pub fn found(&self) -> bool {
+        self.found
+    }
+
+    /// Why the search stopped early, if it did.
+    pub fn stop(&self) -> Option<Stop> {
+        self.stop
+    }
+}
+
 /// Watches a search as it runs, in the manner of ripgrep's `Sink`.
 ///
 /// Every method has a no-op default that returns [`Flow::Continue`], so an observer implements
-/// only what it needs. The observer is a generic parameter of every search function: with `()`
-/// or [`NoObserver`] all calls compile away and the search runs as if there were no observer.
-/// Returning [`Flow::Stop`] from any method ends the search with
+/// only what it needs, and each event is a struct with accessors, so new information never
+/// breaks an existing observer. The observer is a generic parameter of every search function:
+/// with `()` or [`NoObserver`] all calls compile away and the search runs as if there were no
+/// observer. Returning [`Flow::Stop`] from any method ends the search with
 /// [`Stop::Cancelled`](crate::Stop::Cancelled).
+///
+/// Order: [`begin`](Observer::begin) once, then [`bound`](Observer::bound) before each
+/// iteration of IDDFS and IDA*, [`expand`](Observer::expand) and
+/// [`generate`](Observer::generate) as nodes are met, [`progress`](Observer::progress) about
+/// every 1024 expansions, and [`finish`](Observer::finish) once at the end, whatever the
+/// outcome.
 ///
 /// For the unit-cost searches ([`bfs`](crate::bfs), [`dfs`](crate::dfs),
 /// [`iddfs`](crate::iddfs)) the cost type `C` is `usize`, `g` is the depth and `h` is 0. For
@@ -27,13 +275,13 @@ pub enum Flow {
 /// # Examples
 ///
 /// ```
-/// use npuzzle_search::{Flow, Limits, Observer, Outcome, Stop, bfs};
+/// use npuzzle_search::{Expand, Flow, Limits, Observer, Outcome, Stop, bfs};
 ///
 /// /// Counts expansions and gives up after three.
 /// struct Impatient(u32);
 ///
 /// impl Observer<u32, usize> for Impatient {
-///     fn expand(&mut self, _: &u32, _: usize, _: usize, _: usize, _: usize) -> Flow {
+///     fn expand(&mut self, _: &Expand<'_, u32, usize>) -> Flow {
 ///         self.0 += 1;
 ///         if self.0 > 3 { Flow::Stop } else { Flow::Continue }
 ///     }
@@ -45,31 +293,45 @@ pub enum Flow {
 /// assert_eq!(watcher.0, 4);
 /// ```
 pub trait Observer<N, C> {
-    /// A node is about to be expanded (its successors generated).
-    ///
-    /// `g` is its cost from the start, `h` its heuristic value. For the best-first searches
-    /// `open` is the open-list length (it may count stale duplicates) and `closed` the number of
-    /// expansions so far; for DFS `open` is the stack length; for IDDFS and IDA* `open` is the
-    /// current path length and `closed` is 0.
+    /// The search starts.
     #[inline]
-    fn expand(&mut self, node: &N, g: C, h: C, open: usize, closed: usize) -> Flow {
-        let _ = (node, g, h, open, closed);
+    fn begin(&mut self, event: &Begin<'_, N, C>) -> Flow {
+        let _ = event;
         Flow::Continue
     }
 
-    /// A successor was queued: a new node, or a known one reached by a cheaper path
-    /// (for IDDFS and IDA*: a successor within the current bound).
+    /// A node is about to be expanded.
     #[inline]
-    fn generate(&mut self, node: &N, g: C, h: C) -> Flow {
-        let _ = (node, g, h);
+    fn expand(&mut self, event: &Expand<'_, N, C>) -> Flow {
+        let _ = event;
         Flow::Continue
     }
 
-    /// IDDFS and IDA* start a new iteration with this depth or cost bound.
+    /// A successor was queued.
     #[inline]
-    fn bound(&mut self, bound: C) -> Flow {
-        let _ = bound;
+    fn generate(&mut self, event: &Generate<'_, N, C>) -> Flow {
+        let _ = event;
         Flow::Continue
+    }
+
+    /// IDDFS and IDA* start a new iteration with a larger bound.
+    #[inline]
+    fn bound(&mut self, event: &Bound<C>) -> Flow {
+        let _ = event;
+        Flow::Continue
+    }
+
+    /// Periodic statistics.
+    #[inline]
+    fn progress(&mut self, event: &Progress) -> Flow {
+        let _ = event;
+        Flow::Continue
+    }
+
+    /// The search has ended (found, exhausted, or stopped).
+    #[inline]
+    fn finish(&mut self, event: &Finish<'_>) {
+        let _ = event;
     }
 }
 
@@ -83,42 +345,65 @@ impl<N, C> Observer<N, C> for () {}
 
 impl<N, C, O: Observer<N, C> + ?Sized> Observer<N, C> for &mut O {
     #[inline]
-    fn expand(&mut self, node: &N, g: C, h: C, open: usize, closed: usize) -> Flow {
-        (**self).expand(node, g, h, open, closed)
+    fn begin(&mut self, event: &Begin<'_, N, C>) -> Flow {
+        (**self).begin(event)
     }
 
     #[inline]
-    fn generate(&mut self, node: &N, g: C, h: C) -> Flow {
-        (**self).generate(node, g, h)
+    fn expand(&mut self, event: &Expand<'_, N, C>) -> Flow {
+        (**self).expand(event)
     }
 
     #[inline]
-    fn bound(&mut self, bound: C) -> Flow {
-        (**self).bound(bound)
+    fn generate(&mut self, event: &Generate<'_, N, C>) -> Flow {
+        (**self).generate(event)
+    }
+
+    #[inline]
+    fn bound(&mut self, event: &Bound<C>) -> Flow {
+        (**self).bound(event)
+    }
+
+    #[inline]
+    fn progress(&mut self, event: &Progress) -> Flow {
+        (**self).progress(event)
+    }
+
+    #[inline]
+    fn finish(&mut self, event: &Finish<'_>) {
+        (**self).finish(event);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Flow, NoObserver, Observer};
+    use super::*;
 
     struct Counter(usize);
 
     impl Observer<u8, u8> for Counter {
-        fn generate(&mut self, _: &u8, _: u8, _: u8) -> Flow {
+        fn generate(&mut self, _: &Generate<'_, u8, u8>) -> Flow {
             self.0 += 1;
             Flow::Continue
         }
     }
 
-    fn drive<O: Observer<u8, u8>>(mut o: O) -> [Flow; 3] {
-        [o.expand(&1, 0, 0, 0, 0), o.generate(&2, 1, 0), o.bound(3)]
+    fn drive<O: Observer<u8, u8>>(mut o: O) -> [Flow; 5] {
+        let stats = Stats::default();
+        o.finish(&Finish::new(&stats, false, None));
+        [
+            o.begin(&Begin::new(&1, 0)),
+            o.expand(&Expand::new(&1, 0, 0)),
+            o.generate(&Generate::new(&2, &1, 1, 0)),
+            o.bound(&Bound::new(3, 0)),
+            o.progress(&Progress::new(1, 2, 3, Instant::now())),
+        ]
     }
 
     #[test]
     fn defaults_continue() {
-        assert_eq!(drive(()), [Flow::Continue; 3]);
-        assert_eq!(drive(NoObserver), [Flow::Continue; 3]);
+        assert_eq!(drive(()), [Flow::Continue; 5]);
+        assert_eq!(drive(NoObserver), [Flow::Continue; 5]);
     }
 
     #[test]
@@ -127,5 +412,17 @@ mod tests {
         let _ = drive(&mut counter);
         let _ = drive(&mut counter);
         assert_eq!(counter.0, 2);
+    }
+
+    #[test]
+    fn events_carry_what_they_were_made_with() {
+        let e = Expand::new(&7u8, 3u8, 4).with_parent(Some(&6)).with_lists(5, 2);
+        assert_eq!((e.node(), e.parent(), e.g(), e.h(), e.f()), (&7, Some(&6), 3, 4, 7));
+        assert_eq!((e.open(), e.closed()), (5, 2));
+        let g = Generate::new(&8u8, &7, 4u8, 1);
+        assert_eq!((g.node(), g.parent(), g.f()), (&8, &7, 5));
+        assert_eq!(Bound::new(9u8, 10).bound(), 9);
+        let p = Progress::new(1, 2, 3, Instant::now());
+        assert_eq!((p.expanded(), p.generated(), p.frontier()), (1, 2, 3));
     }
 }

@@ -325,7 +325,7 @@ fn table_has_the_expected_optima() {
 struct StopAtOnce;
 
 impl<N, C> Observer<N, C> for StopAtOnce {
-    fn expand(&mut self, _: &N, _: C, _: C, _: usize, _: usize) -> Flow {
+    fn expand(&mut self, _: &npuzzle_search::Expand<'_, N, C>) -> Flow {
         Flow::Stop
     }
 }
@@ -439,6 +439,88 @@ proptest! {
         let optimum = reference(&case);
         for algo in [Algo::Dijkstra, Algo::Astar, Algo::Idastar] {
             prop_assert_eq!(run(algo, &case, &Limits::default(), ()).cost(), optimum, "{:?}", algo);
+        }
+    }
+}
+
+/// Records the order and counts of every event kind.
+#[derive(Default)]
+struct Log {
+    events: Vec<&'static str>,
+    expanded: u64,
+    generated_with_parent: u64,
+    bounds: Vec<u64>,
+    progress: Vec<u64>,
+    finish: Option<(bool, Option<Stop>, u64)>,
+}
+
+impl<C: npuzzle_search::Cost> Observer<Node, C> for Log {
+    fn begin(&mut self, _: &npuzzle_search::Begin<'_, Node, C>) -> Flow {
+        self.events.push("begin");
+        Flow::Continue
+    }
+
+    fn expand(&mut self, e: &npuzzle_search::Expand<'_, Node, C>) -> Flow {
+        self.expanded += 1;
+        // Only the start has no parent.
+        assert_eq!(e.parent().is_none(), e.g() == C::default(), "parent of {}", e.node());
+        assert_eq!(e.f(), e.g() + e.h());
+        Flow::Continue
+    }
+
+    fn generate(&mut self, _: &npuzzle_search::Generate<'_, Node, C>) -> Flow {
+        self.generated_with_parent += 1;
+        Flow::Continue
+    }
+
+    fn bound(&mut self, b: &npuzzle_search::Bound<C>) -> Flow {
+        self.bounds.push(b.bound().to_u64());
+        Flow::Continue
+    }
+
+    fn progress(&mut self, p: &npuzzle_search::Progress) -> Flow {
+        self.progress.push(p.expanded());
+        Flow::Continue
+    }
+
+    fn finish(&mut self, f: &npuzzle_search::Finish<'_>) {
+        self.events.push("finish");
+        self.finish = Some((f.found(), f.stop(), f.stats().expanded));
+    }
+}
+
+#[test]
+fn every_algorithm_reports_begin_progress_and_finish() {
+    let rows: Vec<String> = (0..60).map(|_| ".".repeat(60)).collect();
+    let mut rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    rows[0] = "S...........................................................";
+    rows[59] = "...........................................................G";
+    let big = grid("60x60 open grid", &rows);
+    for algo in ALGOS {
+        let mut log = Log::default();
+        let limits = if algo.iterative() {
+            Limits { max_nodes: Some(5000), ..Limits::default() }
+        } else {
+            Limits::default()
+        };
+        let report = run(algo, &big, &limits, &mut log);
+        assert_eq!(log.events.first(), Some(&"begin"), "{algo:?}");
+        assert_eq!(log.events.last(), Some(&"finish"), "{algo:?}");
+        assert_eq!(log.events.len(), 2, "{algo:?}: begin and finish once each");
+        assert_eq!(log.expanded, report.stats.expanded, "{algo:?}");
+        assert!(log.generated_with_parent <= report.stats.generated, "{algo:?}");
+        let (found, stop, expanded) = log.finish.unwrap();
+        assert_eq!((found, stop, expanded), (report.is_found(), report.stop(), log.expanded));
+        // A progress event every 1024 expansions, with the count at that moment.
+        let expected: Vec<u64> = (1..=report.stats.expanded / 1024).map(|k| k * 1024).collect();
+        let upto = expected.len().min(log.progress.len());
+        assert_eq!(log.progress[..upto], expected[..upto], "{algo:?}");
+        assert!(log.progress.len() + 1 >= expected.len(), "{algo:?}: {:?}", log.progress);
+        if algo.iterative() {
+            assert!(log.bounds.windows(2).all(|w| w[0] < w[1]), "{algo:?}: {:?}", log.bounds);
+            assert!(!log.bounds.is_empty(), "{algo:?}");
+        } else {
+            assert!(log.bounds.is_empty(), "{algo:?}");
         }
     }
 }

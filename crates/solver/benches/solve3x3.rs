@@ -84,7 +84,7 @@ fn bench(c: &mut Criterion) {
     };
 
     // Sanity: every engine below finds the same total length.
-    let table = ExactTable::for_goal(&goal).unwrap();
+    let table = ExactTable::build(&goal).unwrap();
     let total: usize = boards.iter().map(|b| usize::from(table.distance(b).unwrap())).sum();
     let pf_total: u32 = states
         .iter()

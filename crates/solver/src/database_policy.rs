@@ -1,6 +1,6 @@
 //! Solving with tables the caller holds: pattern databases and walking distance.
 //!
-//! [`solve_with`] is [`crate::solve`] plus a [`Tables`] value. It sends the requests those
+//! [`solve_with`] is [`crate::solve`] plus a [`Databases`] value. It sends the requests those
 //! tables serve to their engines and everything else to [`crate::solve`] unchanged:
 //!
 //! | request | engine |
@@ -19,17 +19,18 @@ use std::time::Instant;
 use npuzzle_core::{Board, Move, Moves, Parity};
 use npuzzle_search as search;
 
+use crate::exact;
+use crate::heuristic::HeuristicKind;
 use crate::heuristic::walking_distance::WalkingDistance;
 use crate::options::{Algorithm, Heuristic, Options};
 use crate::pdb::Database;
 use crate::pdb_search::{self, Engine};
-use crate::solution::{Solution, Stats, Status};
-use crate::table;
+use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
 use crate::{SolveError, solve};
 
-/// Tables a solve may use. Cheap to clone.
+/// Pattern databases a solve may use (the command line loads them from its cache). Cheap to clone.
 #[derive(Clone, Debug, Default)]
-pub struct Tables {
+pub struct Databases {
     /// A pattern database; used for boards of its size and goal.
     pub pdb: Option<Database>,
     /// Threads for one IDA* search over the database (1: sequential).
@@ -47,7 +48,7 @@ pub fn solve_with(
     board: &Board,
     goal: &Board,
     options: &Options,
-    tables: &Tables,
+    tables: &Databases,
 ) -> Result<Solution, SolveError> {
     if board.size() != goal.size() {
         return solve(board, goal, options);
@@ -57,7 +58,7 @@ pub fn solve_with(
     let algorithm = options.algorithm;
     let uses_db = match options.heuristic {
         Heuristic::Pdb => true,
-        Heuristic::Auto => algorithm == Algorithm::Auto && cells > table::MAX_CELLS,
+        Heuristic::Auto => algorithm == Algorithm::Auto && cells > exact::MAX_CELLS,
         _ => false,
     };
     if uses_db {
@@ -70,8 +71,8 @@ pub fn solve_with(
                                 goal: db.size(),
                                 board: board.size(),
                             })?;
-                    if s.status == Status::Solved && options.heuristic == Heuristic::Auto {
-                        s.message = None;
+                    if s.status == Status::Solved {
+                        s.notes.clear();
                     }
                     return Ok(s);
                 }
@@ -87,16 +88,13 @@ pub fn solve_with(
         } else if options.heuristic == Heuristic::Pdb && algorithm.is_informed() {
             let fallback = Options { heuristic: Heuristic::LinearConflict, ..options.clone() };
             let mut s = solve(board, goal, &fallback)?;
-            s.message = Some(match s.message {
-                Some(m) => format!("{m}; no pattern database for this goal, used linear conflict"),
-                None => "no pattern database for this goal: used linear conflict".to_string(),
-            });
+            s.notes.push(Note::NoDatabase);
             return Ok(s);
         }
     }
     if options.heuristic == Heuristic::WalkingDistance
         && (algorithm.is_informed() || algorithm == Algorithm::Auto)
-        && cells > table::MAX_CELLS
+        && cells > exact::MAX_CELLS
     {
         if let Some(wd) = WalkingDistance::new(goal) {
             return Ok(generic_wd(&wd, board, goal, options));
@@ -148,7 +146,7 @@ fn generic_pdb(engine: &Engine<'_>, board: &Board, goal: &Board, options: &Optio
         board,
         goal,
         options,
-        Heuristic::Pdb,
+        HeuristicKind::Pdb,
     )
 }
 
@@ -197,7 +195,7 @@ fn generic_wd(wd: &WalkingDistance, board: &Board, goal: &Board, options: &Optio
         board,
         goal,
         options,
-        Heuristic::WalkingDistance,
+        HeuristicKind::WalkingDistance,
     )
 }
 
@@ -209,7 +207,7 @@ fn run_generic<S, FN, IN, FH>(
     board: &Board,
     goal: &Board,
     options: &Options,
-    kind: Heuristic,
+    kind: HeuristicKind,
 ) -> Solution
 where
     S: Clone,
@@ -229,11 +227,13 @@ where
         algorithm,
         heuristic: Some(kind),
         stats: Stats::default(),
-        message: None,
+        lower_bound: None,
+        reason: None,
+        notes: Vec::new(),
     };
     let parity = Parity::of(board, goal);
     if !parity.solvable() {
-        solution.message = Some(parity.to_string());
+        solution.reason = Some(Reason::Unsolvable(parity));
         return solution;
     }
     let mut goal_cells = [0u8; 32];
@@ -266,7 +266,7 @@ where
     match report.outcome {
         search::Outcome::Found { path, .. } => {
             let w = board.width() as isize;
-            let moves = path
+            let moves: Vec<Move> = path
                 .windows(2)
                 .filter_map(|p| {
                     let d = p[1].blank as isize - p[0].blank as isize;
@@ -275,15 +275,25 @@ where
                 })
                 .collect();
             solution.status = Status::Solved;
-            solution.moves = Moves(moves);
             solution.optimal = algorithm.is_optimal();
+            if solution.optimal {
+                solution.lower_bound = Some(moves.len() as u64);
+            }
+            solution.moves = Moves(moves);
         }
         search::Outcome::NotFound => {
-            solution.message = Some(parity.to_string());
+            solution.status = Status::Limit;
+            solution.reason = Some(Reason::Exhausted);
         }
         search::Outcome::Stopped(stop) => {
             solution.status = Status::Limit;
-            solution.message = Some(format!("{stop}"));
+            let limit = match stop {
+                search::Stop::Nodes => Limit::Nodes(options.limits.max_nodes.unwrap_or(0)),
+                search::Stop::Memory => Limit::Memory(options.limits.max_memory.unwrap_or(0)),
+                search::Stop::Time => Limit::Time(options.limits.timeout.unwrap_or_default()),
+                _ => Limit::Cancelled,
+            };
+            solution.reason = Some(Reason::Limit(limit));
         }
     }
     solution

@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 use npuzzle_core::{Board, Move, Moves, Size};
 
 use crate::heuristic::GoalMap;
-use crate::options::Heuristic;
+use crate::heuristic::HeuristicKind;
 
 /// A position with its heuristic value. Equality and hashing use the cells only.
 #[derive(Clone, Debug)]
@@ -35,13 +35,13 @@ impl Hash for Node {
 pub(crate) struct Engine {
     size: Size,
     map: GoalMap,
-    kind: Option<Heuristic>,
+    kind: Option<HeuristicKind>,
     goal: Box<[u16]>,
 }
 
 impl Engine {
     /// An engine for `goal`; `kind` is `None` for blind searches (h is always 0).
-    pub(crate) fn new(goal: &Board, kind: Option<Heuristic>) -> Engine {
+    pub(crate) fn new(goal: &Board, kind: Option<HeuristicKind>) -> Engine {
         Engine { size: goal.size(), map: GoalMap::new(goal), kind, goal: goal.tiles().into() }
     }
 
@@ -94,12 +94,11 @@ impl Engine {
                 let before = self.map.distance(t, to) as i64;
                 let after = self.map.distance(t, b) as i64;
                 let delta = match kind {
-                    Heuristic::Hamming => i64::from(after != 0) - i64::from(before != 0),
-                    Heuristic::Manhattan => after - before,
-                    Heuristic::LinearConflict
-                    | Heuristic::Auto
-                    | Heuristic::WalkingDistance
-                    | Heuristic::Pdb => {
+                    HeuristicKind::Hamming => i64::from(after != 0) - i64::from(before != 0),
+                    HeuristicKind::Manhattan => after - before,
+                    HeuristicKind::LinearConflict
+                    | HeuristicKind::WalkingDistance
+                    | HeuristicKind::Pdb => {
                         let w = self.size.width();
                         let lines = |tiles: &[u16]| -> i64 {
                             if to % w == b % w {
@@ -150,7 +149,7 @@ mod tests {
             for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
                 let g = goal.board(Size::new(w, h).unwrap()).unwrap();
                 let map = GoalMap::new(&g);
-                for kind in [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict] {
+                for kind in HeuristicKind::ALL {
                     let e = Engine::new(&g, Some(kind));
                     let mut b = s.solvable(&g);
                     let mut node = e.node(&b);

@@ -13,11 +13,52 @@
 //!
 //! The tests check all three against exact distances on every one of the 181,440 3x3 boards.
 
+use std::fmt;
+
 use npuzzle_core::Board;
 
 pub mod walking_distance;
 
-use crate::options::Heuristic;
+/// A heuristic an engine computes: the [`crate::Heuristic`] option with `auto` resolved by
+/// the policy ([`crate::Plan`]). Engines match on it exhaustively, so a new heuristic is a
+/// compile error everywhere it must be handled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    /// Misplaced tiles, blank excluded.
+    Hamming,
+    /// Sum of each tile's taxicab distance to its goal cell.
+    Manhattan,
+    /// Manhattan plus two moves for each tile that must leave its row or column.
+    LinearConflict,
+    /// Walking distance (boards up to 4x4): [`walking_distance`]. Only the walking-distance
+    /// engine computes it; the line-table engines never get it.
+    WalkingDistance,
+    /// Additive pattern databases: [`crate::pdb`]. Only the database engines compute it.
+    Pdb,
+}
+
+impl HeuristicKind {
+    /// Every heuristic an engine computes.
+    pub const ALL: [HeuristicKind; 3] =
+        [HeuristicKind::Hamming, HeuristicKind::Manhattan, HeuristicKind::LinearConflict];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Hamming => "hamming",
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::WalkingDistance => "walking-distance",
+            HeuristicKind::Pdb => "pdb",
+        }
+    }
+}
+
+impl fmt::Display for HeuristicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Where each tile belongs: the precomputed goal column and row of every tile.
 #[derive(Clone, Debug)]
@@ -110,17 +151,16 @@ impl GoalMap {
         self.manhattan(tiles) + rows + cols
     }
 
-    /// The value of heuristic `kind` for `tiles` (`Auto` means linear conflict; the
-    /// table-based heuristics, which need tables a `GoalMap` does not hold, fall back to linear
-    /// conflict here: see [`walking_distance`] and [`crate::pdb`]).
-    pub fn estimate(&self, kind: Heuristic, tiles: &[u16]) -> u32 {
+    /// The value of heuristic `kind` for `tiles` (the table heuristics, whose tables a
+    /// `GoalMap` does not hold, give linear conflict here: see [`walking_distance`] and
+    /// [`crate::pdb`]).
+    pub fn estimate(&self, kind: HeuristicKind, tiles: &[u16]) -> u32 {
         match kind {
-            Heuristic::Hamming => self.hamming(tiles),
-            Heuristic::Manhattan => self.manhattan(tiles),
-            Heuristic::LinearConflict
-            | Heuristic::Auto
-            | Heuristic::WalkingDistance
-            | Heuristic::Pdb => self.linear_conflict(tiles),
+            HeuristicKind::Hamming => self.hamming(tiles),
+            HeuristicKind::Manhattan => self.manhattan(tiles),
+            HeuristicKind::LinearConflict | HeuristicKind::WalkingDistance | HeuristicKind::Pdb => {
+                self.linear_conflict(tiles)
+            }
         }
     }
 }
@@ -161,15 +201,15 @@ pub(crate) fn removals(
 ///
 /// # Examples
 /// ```
-/// use npuzzle_solver::{Heuristic, heuristic::estimate};
+/// use npuzzle_solver::heuristic::{HeuristicKind, estimate};
 /// let board = "3 2 1/4 5 6/7 8 0".parse().unwrap();
 /// let goal = "1 2 3/4 5 6/7 8 0".parse().unwrap();
-/// assert_eq!(estimate(Heuristic::Hamming, &board, &goal), 2);
-/// assert_eq!(estimate(Heuristic::Manhattan, &board, &goal), 4);
+/// assert_eq!(estimate(HeuristicKind::Hamming, &board, &goal), 2);
+/// assert_eq!(estimate(HeuristicKind::Manhattan, &board, &goal), 4);
 /// // 3 2 1 is reversed: two of the three must leave the row and come back (2 moves each).
-/// assert_eq!(estimate(Heuristic::LinearConflict, &board, &goal), 8);
+/// assert_eq!(estimate(HeuristicKind::LinearConflict, &board, &goal), 8);
 /// ```
-pub fn estimate(kind: Heuristic, board: &Board, goal: &Board) -> u32 {
+pub fn estimate(kind: HeuristicKind, board: &Board, goal: &Board) -> u32 {
     GoalMap::new(goal).estimate(kind, board.tiles())
 }
 

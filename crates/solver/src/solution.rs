@@ -1,10 +1,13 @@
 //! What the solver answers.
 
 use std::fmt;
+use std::time::Duration;
 
-use npuzzle_core::Moves;
+use npuzzle_core::{Moves, Parity};
+use npuzzle_search::Stop;
 
-use crate::options::{Algorithm, Heuristic};
+use crate::heuristic::HeuristicKind;
+use crate::options::Algorithm;
 
 /// How a solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,17 +37,146 @@ impl fmt::Display for Status {
     }
 }
 
-/// Search effort, as every engine reports it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Stats {
-    /// Nodes whose successors were generated.
-    pub expanded: u64,
-    /// Successors generated.
-    pub generated: u64,
-    /// Largest open list (or deepest path, for depth-first methods).
-    pub max_frontier: u64,
-    /// Wall-clock seconds, table builds included.
-    pub seconds: f64,
+/// Search effort, as every engine reports it: the search crate's statistics (nodes expanded
+/// and generated, the largest frontier, wall-clock seconds with table builds included).
+pub use npuzzle_search::Stats;
+
+/// Why a search ended without a solution (inside the crate: the engines' common answer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// A limit or the observer stopped it.
+    Stopped(Stop),
+    /// Everything reachable was searched: impossible for a solvable board without a depth
+    /// limit, so reported as [`Reason::Exhausted`], never as a limit.
+    Exhausted,
+}
+
+/// The limit that stopped a search, with the value it had.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// The node limit: this many expansions.
+    Nodes(u64),
+    /// The memory limit, in bytes.
+    Memory(usize),
+    /// The time limit.
+    Time(Duration),
+    /// The cancel flag was raised, or an observer asked to stop.
+    Cancelled,
+}
+
+impl Limit {
+    /// The search crate's name for it.
+    pub fn stop(self) -> Stop {
+        match self {
+            Limit::Nodes(_) => Stop::Nodes,
+            Limit::Memory(_) => Stop::Memory,
+            Limit::Time(_) => Stop::Time,
+            Limit::Cancelled => Stop::Cancelled,
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Limit::Nodes(n) => write!(f, "node limit of {} reached", thousands(n)),
+            Limit::Memory(bytes) => write!(f, "memory limit of {} MiB reached", bytes >> 20),
+            Limit::Time(t) => write!(f, "time limit of {} s reached", t.as_secs_f64()),
+            Limit::Cancelled => f.write_str("search cancelled"),
+        }
+    }
+}
+
+/// Why a board was not solved: set exactly when [`Solution::status`] is not
+/// [`Status::Solved`].
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The board cannot reach the goal: the parity that forbids it.
+    Unsolvable(Parity),
+    /// A limit stopped the search before a solution was found.
+    Limit(Limit),
+    /// The search space was exhausted without reaching the goal. A solvable board always
+    /// reaches it, so this is a defect of the solver, reported as it is rather than as a
+    /// limit.
+    Exhausted,
+    /// The reduction solver could not finish (a defect of the solver; the message says
+    /// where).
+    Reduction(String),
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Unsolvable(parity) => write!(f, "{parity}"),
+            Reason::Limit(limit) => write!(f, "{limit}"),
+            Reason::Exhausted => f.write_str("search space exhausted without reaching the goal"),
+            Reason::Reduction(message) => f.write_str(message),
+        }
+    }
+}
+
+/// Something the caller should know about how an answer was found: chiefly why it is not
+/// proven optimal. Each front end words these its own way; [`fmt::Display`] gives a neutral
+/// wording that names no command-line flag.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Note {
+    /// `auto` gave an optimal search this long and it found no proven optimum in time, so a
+    /// faster method answered.
+    OptimalAttemptGaveUp {
+        /// The heuristic the optimal search used.
+        heuristic: HeuristicKind,
+        /// The time it was given.
+        budget: Duration,
+    },
+    /// `auto` answered with weighted A* (at most `weight` times the optimum).
+    WeightedAStar {
+        /// The weight.
+        weight: f64,
+    },
+    /// The reduction solver placed rows and columns; the optimum is at least `lower_bound`
+    /// (the Manhattan distance).
+    Reduction {
+        /// The Manhattan lower bound.
+        lower_bound: u64,
+    },
+    /// A pattern-database heuristic was asked for but no database for the goal was given,
+    /// so linear conflict guided the search.
+    NoDatabase,
+    /// The reduction solver's anytime mode improved its first answer.
+    Improved {
+        /// The first answer's length.
+        from: usize,
+        /// The answer's length.
+        to: usize,
+        /// Attempts made.
+        attempts: u64,
+    },
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::OptimalAttemptGaveUp { heuristic, budget } => write!(
+                f,
+                "IDA* + {heuristic} found no proven optimum within {:.0} s",
+                budget.as_secs_f64()
+            ),
+            Note::WeightedAStar { weight } => write!(f, "auto used weighted A* (w = {weight})"),
+            Note::Reduction { lower_bound } => write!(
+                f,
+                "the reduction solver placed rows and columns (Manhattan lower bound {lower_bound})"
+            ),
+            Note::NoDatabase => {
+                f.write_str("no pattern database for this goal: linear conflict was used")
+            }
+            Note::Improved { from, to, attempts } => write!(
+                f,
+                "the anytime mode improved it from {from} to {to} moves in {attempts} attempts"
+            ),
+        }
+    }
 }
 
 /// The answer to one solve.
@@ -59,11 +191,17 @@ pub struct Solution {
     /// The algorithm that actually ran (never `Auto`).
     pub algorithm: Algorithm,
     /// The heuristic that actually guided it, if any.
-    pub heuristic: Option<Heuristic>,
+    pub heuristic: Option<HeuristicKind>,
     /// Search effort.
     pub stats: Stats,
-    /// Why it was not solved, or a note about the method chosen (one line).
-    pub message: Option<String>,
+    /// A proven lower bound on the optimal length: the length itself when optimal; IDA*'s
+    /// last bound or A*'s last f layer when a search stopped; otherwise the heuristic of the
+    /// start. `None` for an unsolvable board.
+    pub lower_bound: Option<u64>,
+    /// Why it was not solved (`None` exactly when solved).
+    pub reason: Option<Reason>,
+    /// How the answer was found, chiefly why it is not proven optimal (in order).
+    pub notes: Vec<Note>,
 }
 
 impl Solution {
@@ -75,6 +213,49 @@ impl Solution {
     /// Whether the solution has no moves (the board was already the goal, or not solved).
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
+    }
+
+    /// The limit that stopped the search, when one did.
+    pub fn limit(&self) -> Option<Limit> {
+        match self.reason {
+            Some(Reason::Limit(limit)) => Some(limit),
+            _ => None,
+        }
+    }
+
+    /// Why the board was not solved, in one neutral line (no command-line advice), with the
+    /// effort spent when a limit stopped it; `None` when solved.
+    pub fn error(&self) -> Option<String> {
+        let reason = self.reason.as_ref()?;
+        Some(match reason {
+            Reason::Limit(Limit::Nodes(_)) => reason.to_string(),
+            Reason::Limit(_) | Reason::Exhausted => {
+                format!("{reason} after {} expanded nodes", thousands(self.stats.expanded))
+            }
+            _ => reason.to_string(),
+        })
+    }
+
+    /// The notes as one line: `not proven optimal: ...` for an answer not proven optimal;
+    /// `None` when there are none.
+    pub fn note(&self) -> Option<String> {
+        if self.notes.is_empty() {
+            return None;
+        }
+        let mut text = String::new();
+        if self.status == Status::Solved && !self.optimal {
+            text.push_str("not proven optimal: ");
+        }
+        for (i, note) in self.notes.iter().enumerate() {
+            let sep = match (i, note) {
+                (0, _) => "",
+                (_, Note::Improved { .. }) => "; ",
+                _ => ", so ",
+            };
+            text.push_str(sep);
+            text.push_str(&note.to_string());
+        }
+        Some(text)
     }
 }
 

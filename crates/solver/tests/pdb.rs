@@ -195,7 +195,8 @@ mod search {
     use npuzzle_core::{Board, Goal, Scrambler, Size, parse_instances};
     use npuzzle_solver::pdb::{Database, Partition};
     use npuzzle_solver::{
-        Algorithm, Heuristic, Limits, Options, Status, Tables, pdb_search, solve, solve_with,
+        Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Status, pdb_search, solve,
+        solve_with,
     };
 
     fn replays(board: &Board, goal: &Board, moves: &npuzzle_core::Moves) {
@@ -237,7 +238,7 @@ mod search {
             let goal = goal.board(size).unwrap();
             let db = db(&goal, "5-5-5");
             assert!(db.has_reflection());
-            let tables = Tables { pdb: Some(db.clone()), threads: 2 };
+            let tables = Databases { pdb: Some(db.clone()), threads: 2 };
             let mut rng = Scrambler::new(11);
             for i in 0..24 {
                 let (board, _) = rng.walk(&goal, 60 + i);
@@ -264,14 +265,12 @@ mod search {
                         let s = solve_with(&board, &goal, &o, &tables).unwrap();
                         assert_eq!(s.moves.len(), reference.moves.len(), "{algorithm} {heuristic}");
                         assert!(s.optimal);
-                        assert_eq!(
-                            s.heuristic,
-                            Some(if heuristic == Heuristic::Auto {
-                                Heuristic::Pdb
-                            } else {
-                                heuristic
-                            })
-                        );
+                        let kind = if heuristic == Heuristic::WalkingDistance {
+                            HeuristicKind::WalkingDistance
+                        } else {
+                            HeuristicKind::Pdb
+                        };
+                        assert_eq!(s.heuristic, Some(kind));
                         replays(&board, &goal, &s.moves);
                     }
                 }

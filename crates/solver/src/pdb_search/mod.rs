@@ -27,10 +27,11 @@ use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
 
-use crate::options::{Algorithm, Heuristic, Limits};
+use crate::heuristic::HeuristicKind;
+use crate::options::{Algorithm, Limits};
 use crate::pdb::rank::{Shifts, subset_rank};
 use crate::pdb::{Database, Encoding, Geometry, index_of};
-use crate::solution::{Solution, Stats, Status};
+use crate::solution::{Limit, Reason, Solution, Stats, Status};
 
 /// The most groups a searched partition may have.
 pub const MAX_GROUPS: usize = 8;
@@ -358,6 +359,8 @@ pub(crate) struct Watch<'a> {
     /// Nodes expanded by every thread, updated at each check.
     pub(crate) nodes: std::sync::atomic::AtomicU64,
     pub(crate) limit_hit: std::sync::atomic::AtomicBool,
+    /// Which limit fired: 1 nodes, 2 time, 3 cancel.
+    pub(crate) which: std::sync::atomic::AtomicU8,
 }
 
 /// Expansions between two looks at the clock, the node budget and the cancel flag.
@@ -390,10 +393,17 @@ impl<'e, 'a> Pass<'e, 'a> {
         self.check_at = self.expanded + self.every;
         let w = self.watch;
         let total = w.nodes.fetch_add(self.every, Relaxed) + self.every;
-        let limit = w.limits.max_nodes.is_some_and(|m| total >= m)
-            || w.deadline.is_some_and(|d| Instant::now() >= d)
-            || w.limits.cancel.as_ref().is_some_and(|c| c.load(Relaxed));
-        if limit {
+        let which = if w.limits.max_nodes.is_some_and(|m| total >= m) {
+            1
+        } else if w.deadline.is_some_and(|d| Instant::now() >= d) {
+            2
+        } else if w.limits.cancel.as_ref().is_some_and(|c| c.load(Relaxed)) {
+            3
+        } else {
+            0
+        };
+        if which != 0 {
+            w.which.store(which, Relaxed);
             w.limit_hit.store(true, Relaxed);
             w.done.store(true, Relaxed);
         }
@@ -535,12 +545,14 @@ pub fn solve(
         moves: Moves::default(),
         optimal: false,
         algorithm: Algorithm::IdaStar,
-        heuristic: Some(Heuristic::Pdb),
+        heuristic: Some(HeuristicKind::Pdb),
         stats: Stats::default(),
-        message: None,
+        lower_bound: None,
+        reason: None,
+        notes: Vec::new(),
     };
     if !parity.solvable() {
-        solution.message = Some(parity.to_string());
+        solution.reason = Some(Reason::Unsolvable(parity));
         solution.stats.seconds = clock.elapsed().as_secs_f64();
         return Ok(solution);
     }
@@ -554,6 +566,7 @@ pub fn solve(
         done: Default::default(),
         nodes: Default::default(),
         limit_hit: Default::default(),
+        which: Default::default(),
     };
     let root = engine.root(board);
     let found = if threads > 1 {
@@ -566,11 +579,18 @@ pub fn solve(
         Some(path) => {
             solution.status = Status::Solved;
             solution.optimal = true;
+            solution.lower_bound = Some(path.len() as u64);
             solution.moves = Moves(path.iter().map(|&m| Move::ALL[usize::from(m)]).collect());
         }
         None => {
             solution.status = Status::Limit;
-            solution.message = Some("a limit was reached before IDA* finished".to_string());
+            solution.lower_bound = Some(u64::from(engine.h(&root)));
+            let limit = match watch.which.load(std::sync::atomic::Ordering::Relaxed) {
+                1 => Limit::Nodes(limits.max_nodes.unwrap_or(0)),
+                2 => Limit::Time(limits.timeout.unwrap_or_default()),
+                _ => Limit::Cancelled,
+            };
+            solution.reason = Some(Reason::Limit(limit));
         }
     }
     Ok(solution)

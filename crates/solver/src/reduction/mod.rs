@@ -60,6 +60,8 @@ use thiserror::Error;
 
 use peephole::Effort;
 use reduce::{Failure, GoalInfo, Strategy};
+
+use crate::tables::Tables;
 use rng::SplitMix;
 
 /// Why the reduction solver returned no solution.
@@ -208,8 +210,17 @@ fn replays(board: &Board, goal: &Board, moves: &[Move]) -> bool {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn solve(board: &Board, goal: &Board) -> Result<Moves, ReductionError> {
+    solve_in(crate::Solver::shared().tables(), board, goal)
+}
+
+/// [`solve`] with the tables of a [`crate::Solver`].
+pub(crate) fn solve_in(
+    tables: &Arc<Tables>,
+    board: &Board,
+    goal: &Board,
+) -> Result<Moves, ReductionError> {
     check(board, goal)?;
-    let info = Arc::new(GoalInfo::new(goal));
+    let info = Arc::new(GoalInfo::new(goal, Arc::clone(tables)));
     let moves = attempt(board, goal, &info, Strategy::PLAIN, 0, Effort::LIGHT, &|| false)?;
     Ok(Moves(moves))
 }
@@ -230,7 +241,7 @@ fn attempt(
             Failure::Interrupted => ReductionError::Interrupted,
             Failure::Stuck => ReductionError::Internal,
         })?;
-    let moves = peephole::optimise(board, moves, effort, interrupted);
+    let moves = peephole::optimise(board, moves, effort, &info.tables, interrupted);
     if replays(board, goal, &moves) { Ok(moves) } else { Err(ReductionError::Internal) }
 }
 
@@ -258,9 +269,19 @@ pub fn solve_anytime(
     goal: &Board,
     budget: Budget,
 ) -> Result<AnytimeReport, ReductionError> {
+    solve_anytime_in(crate::Solver::shared().tables(), board, goal, budget)
+}
+
+/// [`solve_anytime`] with the tables of a [`crate::Solver`].
+pub(crate) fn solve_anytime_in(
+    tables: &Arc<Tables>,
+    board: &Board,
+    goal: &Board,
+    budget: Budget,
+) -> Result<AnytimeReport, ReductionError> {
     let started = Instant::now();
     check(board, goal)?;
-    let info = Arc::new(GoalInfo::new(goal));
+    let info = Arc::new(GoalInfo::new(goal, Arc::clone(tables)));
     let interrupted = || budget.expired();
     let first = attempt(board, goal, &info, Strategy::PLAIN, 0, Effort::LIGHT, &interrupted)?;
     let first_length = first.len();
@@ -274,7 +295,7 @@ pub fn solve_anytime(
         }
     };
     if !budget.expired() {
-        let polished = peephole::optimise(board, best.clone(), Effort::HEAVY, &interrupted);
+        let polished = peephole::optimise(board, best.clone(), Effort::HEAVY, tables, &interrupted);
         if replays(board, goal, &polished) {
             consider(polished, &mut best);
         }
@@ -287,7 +308,7 @@ pub fn solve_anytime(
         match beam::search(board, &info, width, children, seed, &interrupted) {
             Ok(moves) => {
                 attempts += 1;
-                let moves = peephole::optimise(board, moves, Effort::HEAVY, &interrupted);
+                let moves = peephole::optimise(board, moves, Effort::HEAVY, tables, &interrupted);
                 if replays(board, goal, &moves) {
                     consider(moves, &mut best);
                 }
@@ -353,7 +374,7 @@ mod tests {
         start.apply_all(&detour).unwrap();
         let mut moves = detour.0.clone();
         moves.extend(detour.0.iter().copied());
-        let out = peephole::optimise(&start, moves, Effort::HEAVY, &|| false);
+        let out = peephole::optimise(&start, moves, Effort::HEAVY, &Tables::default(), &|| false);
         assert!(out.is_empty(), "{}", Moves(out));
     }
 

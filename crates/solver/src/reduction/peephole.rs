@@ -10,12 +10,10 @@
 //!   the whole pass linear in the solution's length. Overlapping stretches compete: a
 //!   weighted interval scheduling picks the set that saves the most.
 
-use std::sync::Arc;
-
 use npuzzle_core::{Board, Move, Size};
 
-use super::reduce::relabel_goal;
-use crate::table::ExactTable;
+use crate::relabel::canonical_tiles;
+use crate::tables::Tables;
 
 /// Drops every move that is immediately undone.
 pub(super) fn cancel(moves: &mut Vec<Move>) {
@@ -55,6 +53,7 @@ pub(super) fn optimise(
     start: &Board,
     mut moves: Vec<Move>,
     effort: Effort,
+    tables: &Tables,
     interrupted: &dyn Fn() -> bool,
 ) -> Vec<Move> {
     let (w, h) = (start.width(), start.height());
@@ -65,12 +64,11 @@ pub(super) fn optimise(
     };
     let shapes: Vec<(usize, usize)> =
         candidates.iter().copied().filter(|&(a, b)| a <= w && b <= h).collect();
-    let mut tables = Tables::default();
     for _ in 0..effort.rounds {
         let before = moves.len();
         cancel(&mut moves);
         for &shape in &shapes {
-            match window_pass(start, &moves, shape, effort.min_run, &mut tables, interrupted) {
+            match window_pass(start, &moves, shape, effort.min_run, tables, interrupted) {
                 Some(better) => moves = better,
                 None => {
                     cancel(&mut moves);
@@ -84,31 +82,6 @@ pub(super) fn optimise(
     }
     cancel(&mut moves);
     moves
-}
-
-/// Exact tables of window shapes, by shape and blank cell (the relabelled goal depends on
-/// nothing else).
-#[derive(Default)]
-struct Tables {
-    by_key: Vec<(TableKey, Option<Arc<ExactTable>>)>,
-}
-
-/// Width, height and blank cell of a window goal.
-type TableKey = (usize, usize, usize);
-
-impl Tables {
-    fn get(&mut self, shape: (usize, usize), goal: &[u16]) -> Option<Arc<ExactTable>> {
-        let blank = goal.iter().position(|&t| t == 0)?;
-        let key = (shape.0, shape.1, blank);
-        if let Some((_, t)) = self.by_key.iter().find(|(k, _)| *k == key) {
-            return t.clone();
-        }
-        let size = Size::new(shape.0, shape.1).ok()?;
-        let board = Board::new(size, goal.to_vec()).ok();
-        let table = board.and_then(|b| ExactTable::for_goal(&b));
-        self.by_key.push((key, table.clone()));
-        table
-    }
 }
 
 /// A stretch `from..to` of the solution and its optimal replacement.
@@ -125,7 +98,7 @@ fn window_pass(
     moves: &[Move],
     shape: (usize, usize),
     min_run: usize,
-    tables: &mut Tables,
+    tables: &Tables,
     interrupted: &dyn Fn() -> bool,
 ) -> Option<Vec<Move>> {
     let (w, h) = (start.width(), start.height());
@@ -235,7 +208,7 @@ fn improve(
     after: &Window,
     from: usize,
     to: usize,
-    tables: &mut Tables,
+    tables: &Tables,
 ) -> Option<Candidate> {
     let (sw, sh) = shape;
     let k = sw * sh;
@@ -256,11 +229,12 @@ fn improve(
     if lower_bound + 2 > to - from {
         return None;
     }
-    let goal = relabel_goal(&after[..k]);
+    let goal = canonical_tiles(&after[..k]);
     for i in 0..k {
         labels[i] = goal[home[i]];
     }
-    let table = tables.get(shape, &goal)?;
+    let goal = Board::new(Size::new(shape.0, shape.1).ok()?, goal).ok()?;
+    let table = tables.exact(&goal)?;
     let board = Board::new(Size::new(sw, sh).ok()?, labels[..k].to_vec()).ok()?;
     let d = usize::from(table.distance(&board)?);
     if d >= to - from {

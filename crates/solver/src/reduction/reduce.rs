@@ -7,7 +7,8 @@ use npuzzle_core::{Board, Move, Size};
 
 use super::grid::{Grid, Scratch, Stuck, dist};
 use super::rng::SplitMix;
-use crate::table::ExactTable;
+use crate::relabel::canonical_tiles;
+use crate::tables::Tables;
 
 /// A side of the unsolved region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,13 +74,16 @@ pub(super) struct GoalInfo {
     cells: Vec<u16>,
     /// Goal cell of each tile.
     pos: Arc<[u32]>,
+    /// Where the exact tables of the finishing region come from.
+    pub(super) tables: Arc<Tables>,
 }
 
 impl GoalInfo {
-    pub(super) fn new(goal: &Board) -> GoalInfo {
+    pub(super) fn new(goal: &Board, tables: Arc<Tables>) -> GoalInfo {
         GoalInfo {
             cells: goal.tiles().to_vec(),
             pos: goal.positions().iter().map(|&p| p as u32).collect(),
+            tables,
         }
     }
 }
@@ -365,7 +369,7 @@ impl Reducer {
         let cells: Vec<usize> =
             (r.y0..r.y1).flat_map(|y| (r.x0..r.x1).map(move |x| y * w + x)).collect();
         let goal_tiles: Vec<u16> = cells.iter().map(|&c| self.goal.cells[c]).collect();
-        let goal_small = relabel_goal(&goal_tiles);
+        let goal_small = canonical_tiles(&goal_tiles);
         let mut now = Vec::with_capacity(cells.len());
         for &c in &cells {
             let t = self.grid.cells[c];
@@ -378,30 +382,13 @@ impl Reducer {
         }
         let goal_board = Board::new(size, goal_small).map_err(|_| Stuck)?;
         let board = Board::new(size, now).map_err(|_| Stuck)?;
-        let table = ExactTable::for_goal(&goal_board).ok_or(Stuck)?;
+        let table = self.goal.tables.exact(&goal_board).ok_or(Stuck)?;
         let moves = table.solve(&board).ok_or(Stuck)?;
         for &m in moves.as_slice() {
             self.grid.apply(m)?;
         }
         Ok(())
     }
-}
-
-/// Relabels a window's goal contents as `1, 2, ...` in reading order, the blank kept as 0,
-/// so that every window of one shape with the blank in one place shares one table.
-pub(super) fn relabel_goal(goal_tiles: &[u16]) -> Vec<u16> {
-    let mut next = 0;
-    goal_tiles
-        .iter()
-        .map(|&t| {
-            if t == 0 {
-                0
-            } else {
-                next += 1;
-                next
-            }
-        })
-        .collect()
 }
 
 /// Runs a whole reduction. `interrupted` is polled between lines.
@@ -470,7 +457,7 @@ mod tests {
                 goals.push(Goal::Board(rg));
                 for goal in goals {
                     let g = goal.board(size).unwrap();
-                    let info = Arc::new(GoalInfo::new(&g));
+                    let info = Arc::new(GoalInfo::new(&g, Arc::default()));
                     for seed in 0..12u64 {
                         let b = sc.solvable(&g);
                         let costs =

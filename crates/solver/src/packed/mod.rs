@@ -7,14 +7,49 @@
 //! term is precomputed for all 16^w contents, and a heuristic value is `height + width` table
 //! loads, with no allocation and no branching on the tiles.
 
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex, OnceLock};
+
+use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves};
+use npuzzle_search::{Bound, Flow, Observer, Progress};
 
-use crate::heuristic::{GoalMap, removals};
-use crate::options::Heuristic;
+use crate::heuristic::{GoalMap, HeuristicKind, removals};
+
+pub(crate) mod astar;
+pub(crate) mod bfs;
+mod closed;
+pub(crate) mod idastar;
+
+/// What a packed search shows while it runs (node-free events only: bound changes and
+/// periodic progress, both at points where the search already checks its limits, so they
+/// cost nothing per node), and the lower bound on the answer it has proven so far.
+pub(crate) struct Watch<'a> {
+    observer: &'a mut dyn Observer<Board, u32>,
+    clock: Instant,
+    /// The largest bound proven: IDA*'s last bound started, A*'s f layer being expanded.
+    pub(crate) lower_bound: u32,
+}
+
+impl<'a> Watch<'a> {
+    /// Watches a search that starts now, from a position whose heuristic is `h`.
+    pub(crate) fn new(observer: &'a mut dyn Observer<Board, u32>, h: u32) -> Watch<'a> {
+        Watch { observer, clock: Instant::now(), lower_bound: h }
+    }
+
+    /// The search has proven that no answer is shorter than `bound`.
+    #[cold]
+    pub(crate) fn bound(&mut self, bound: u32, expanded: u64) -> Flow {
+        self.lower_bound = self.lower_bound.max(bound);
+        self.observer.bound(&Bound::new(bound, expanded))
+    }
+
+    /// Periodic statistics.
+    #[cold]
+    pub(crate) fn progress(&mut self, expanded: u64, generated: u64, frontier: u64) -> Flow {
+        self.observer.progress(&Progress::new(expanded, generated, frontier, self.clock))
+    }
+}
 
 /// A packed position with its heuristic value. Equality and hashing use the cells only.
 #[derive(Clone, Copy, Debug)]
@@ -108,18 +143,10 @@ pub(crate) fn fits(width: usize, height: usize) -> bool {
 }
 
 impl Engine {
-    /// The engine for `goal` and `kind` (`None`: blind, h is always 0), built once per
-    /// process and shared.
-    pub(crate) fn get(goal: &Board, kind: Option<Heuristic>) -> Arc<Engine> {
-        type Cache = Mutex<HashMap<(Board, Option<Heuristic>), Arc<Engine>>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
-        let mut map = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(
-            map.entry((goal.clone(), kind)).or_insert_with(|| Arc::new(Engine::new(goal, kind))),
-        )
-    }
-
-    fn new(goal: &Board, kind: Option<Heuristic>) -> Engine {
+    /// The engine for `goal` and `kind` (`None`: blind, h is always 0). The
+    /// [`crate::Solver`] keeps one per (shape, blank cell of the goal, heuristic): with the
+    /// tiles relabelled, that is all the tables depend on.
+    pub(crate) fn new(goal: &Board, kind: Option<HeuristicKind>) -> Engine {
         let (width, height) = (goal.width(), goal.height());
         debug_assert!(fits(width, height));
         let map = GoalMap::new(goal);
@@ -139,17 +166,16 @@ impl Engine {
                 let cell = |x: usize| r * width + x;
                 let term = match kind {
                     None => 0,
-                    Some(Heuristic::Hamming) => (0..width)
+                    Some(HeuristicKind::Hamming) => (0..width)
                         .filter(|&x| tile(x) != 0 && map.distance(tile(x), cell(x)) != 0)
                         .count() as u32,
-                    Some(Heuristic::Manhattan) => {
+                    Some(HeuristicKind::Manhattan) => {
                         (0..width).map(|x| map.distance(tile(x), cell(x))).sum()
                     }
                     Some(
-                        Heuristic::LinearConflict
-                        | Heuristic::Auto
-                        | Heuristic::WalkingDistance
-                        | Heuristic::Pdb,
+                        HeuristicKind::LinearConflict
+                        | HeuristicKind::WalkingDistance
+                        | HeuristicKind::Pdb,
                     ) => {
                         let dist: u32 = (0..width).map(|x| map.distance(tile(x), cell(x))).sum();
                         let in_row = (0..width)
@@ -165,7 +191,12 @@ impl Engine {
             }
         }
         let mut col_terms = Vec::new();
-        if matches!(kind, Some(Heuristic::LinearConflict | Heuristic::Auto)) {
+        if matches!(
+            kind,
+            Some(
+                HeuristicKind::LinearConflict | HeuristicKind::WalkingDistance | HeuristicKind::Pdb
+            )
+        ) {
             col_terms = vec![0u8; width << (4 * height)];
             for c in 0..width {
                 for contents in 0..1usize << (4 * height) {
@@ -229,8 +260,15 @@ impl Engine {
                     let (before, after) = (map.distance(t, to), map.distance(t, b));
                     *d = match kind {
                         None => 0,
-                        Some(Heuristic::Hamming) => i8::from(after != 0) - i8::from(before != 0),
-                        Some(_) => after as i8 - before as i8,
+                        Some(HeuristicKind::Hamming) => {
+                            i8::from(after != 0) - i8::from(before != 0)
+                        }
+                        Some(
+                            HeuristicKind::Manhattan
+                            | HeuristicKind::LinearConflict
+                            | HeuristicKind::WalkingDistance
+                            | HeuristicKind::Pdb,
+                        ) => after as i8 - before as i8,
                     };
                 }
                 steps[b][k] = Step {
@@ -359,9 +397,12 @@ impl Engine {
         out.into_iter().flatten()
     }
 
-    /// The position after move `st` from `node`, with its heuristic updated from the lines that
-    /// changed: a vertical move changes two rows (a column keeps the order of its tiles); a
-    /// horizontal move changes one row's distances and two columns.
+    /// The position after move `st` from `node`, with its heuristic updated incrementally:
+    /// the moving tile's own term changes by `st.delta[tile]` (its distance, or whether it is
+    /// misplaced), and under linear conflict the conflicts of the one line that can change
+    /// (the tile's own row or column, when it is one of the two the move touches) are looked
+    /// up before and after. (The shape-compiled IDA* in [`idastar`] updates h differently,
+    /// from the whole terms of the two rows or columns the move touches.)
     #[inline(always)]
     pub(crate) fn child(&self, node: &Node, st: &Step) -> Node {
         // The blank's nibble is 0, so swapping it with the tile's is two xors per word.
@@ -410,7 +451,7 @@ mod tests {
             for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
                 let g = goal.board(Size::new(w, h).unwrap()).unwrap();
                 let map = GoalMap::new(&g);
-                for kind in [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict] {
+                for kind in HeuristicKind::ALL {
                     let e = Engine::new(&g, Some(kind));
                     for _ in 0..50 {
                         let b = s.solvable(&g);

@@ -14,19 +14,19 @@
 //! iterative deepening) and every goal run through the same code.
 
 use npuzzle_core::{Move, Moves};
-use npuzzle_search::Stop;
+use npuzzle_search::{Budget, Flow, Stop};
 
-use crate::fast::Budget;
-use crate::small::{Engine, Node, TERMS_LEN};
-use crate::solution::Stats;
+use super::{Engine, Node, TERMS_LEN, Watch};
+use crate::solution::{Ended, Stats};
 
 /// The search's state, shared by every `dfs` instance.
-struct Ida<'a, 'b> {
+struct Ida<'a, 'b, 'w> {
     /// The engine's line terms: rows first, then columns (see [`Engine::terms`]).
     terms: &'a [u8; TERMS_LEN],
     has_cols: bool,
     goal_rows: u64,
     budget: &'a Budget<'b>,
+    watch: &'a mut Watch<'w>,
     bound: u32,
     next: u32,
     /// `path[g]`: the move made at depth `g` of the current branch (no board of at most
@@ -164,7 +164,7 @@ const fn target<const W: usize, const B: usize, const K: usize>() -> usize {
 /// `true` when the search must end: the goal is found (`found` says at what depth) or a
 /// limit was reached (`stopped` says which).
 fn dfs<const W: usize, const H: usize, const B: usize, const L: usize, const BLIND: bool>(
-    s: &mut Ida<'_, '_>,
+    s: &mut Ida<'_, '_, '_>,
     rows: u64,
     cols: u64,
     h: u32,
@@ -181,7 +181,16 @@ fn dfs<const W: usize, const H: usize, const B: usize, const L: usize, const BLI
         return false;
     }
     if s.expanded >= s.check_at {
-        if let Err(stop) = s.budget.check(s.expanded) {
+        // Every 1024 expansions (or at the node limit): the limits, then the watcher.
+        let check = s.budget.check_expand(s.expanded).and_then(|()| {
+            match s.expanded > 0
+                && s.watch.progress(s.expanded, s.generated, g.into()) == Flow::Stop
+            {
+                true => Err(Stop::Cancelled),
+                false => Ok(()),
+            }
+        });
+        if let Err(stop) = check {
             // Unwind as if found; the caller sees `stopped`.
             s.stopped = Some(stop);
             return true;
@@ -210,7 +219,7 @@ fn child<
     const K: usize,
     const BLIND: bool,
 >(
-    s: &mut Ida<'_, '_>,
+    s: &mut Ida<'_, '_, '_>,
     rows: u64,
     cols: u64,
     h: u32,
@@ -259,24 +268,27 @@ fn child<
 }
 
 /// One IDA* iteration from the root, for the shape `W`x`H`.
-fn root<const W: usize, const H: usize>(s: &mut Ida<'_, '_>, start: &Node) -> bool {
+fn root<const W: usize, const H: usize>(s: &mut Ida<'_, '_, '_>, start: &Node) -> bool {
     let h = u32::from(start.h);
     by_cell!(usize::from(start.blank), dfs::<W, H, 4, false>(s, start.rows, start.cols, h, 0), else false)
 }
 
 /// One iteration of iterative deepening (no heuristic) from the root.
-fn root_blind<const W: usize, const H: usize>(s: &mut Ida<'_, '_>, start: &Node) -> bool {
+fn root_blind<const W: usize, const H: usize>(s: &mut Ida<'_, '_, '_>, start: &Node) -> bool {
     by_cell!(usize::from(start.blank), dfs::<W, H, 4, true>(s, start.rows, start.cols, 0, 0), else false)
 }
 
-/// IDA* from `start` with the engine's heuristic. Returns the moves, or why it stopped.
+/// IDA* from `start` with the engine's heuristic. Returns the moves, or why it stopped;
+/// `watch` sees each new bound (and keeps the last as the proven lower bound) and the
+/// progress every 1024 expansions.
 pub(crate) fn idastar(
     e: &Engine,
     start: Node,
     budget: &Budget<'_>,
+    watch: &mut Watch<'_>,
     stats: &mut Stats,
-) -> Result<Moves, Stop> {
-    let iteration: fn(&mut Ida<'_, '_>, &Node) -> bool = if e.blind {
+) -> Result<Moves, Ended> {
+    let iteration: fn(&mut Ida<'_, '_, '_>, &Node) -> bool = if e.blind {
         by_shape!(e.width, e.height, root_blind)
     } else {
         by_shape!(e.width, e.height, root)
@@ -287,6 +299,7 @@ pub(crate) fn idastar(
         has_cols,
         goal_rows: e.goal_rows,
         budget,
+        watch,
         bound: u32::from(start.h),
         next: u32::MAX,
         path: [0; 256],
@@ -301,11 +314,14 @@ pub(crate) fn idastar(
         s.next = u32::MAX;
         if s.bound > 255 {
             // Cannot happen: the bound never passes the distance, at most 80 here.
-            break Err(Stop::Nodes);
+            break Err(Ended::Exhausted);
+        }
+        if s.watch.bound(s.bound, s.expanded) == Flow::Stop {
+            break Err(Ended::Stopped(Stop::Cancelled));
         }
         let ended = iteration(&mut s, &start);
         if let Some(stop) = s.stopped {
-            break Err(stop);
+            break Err(Ended::Stopped(stop));
         }
         match ended {
             true => {
@@ -314,11 +330,106 @@ pub(crate) fn idastar(
             }
             // A solvable position always has a deeper bound to try.
             false if s.next != u32::MAX => s.bound = s.next,
-            false => break Err(Stop::Nodes),
+            false => break Err(Ended::Exhausted),
         }
     };
     stats.expanded = s.expanded;
     stats.generated = s.generated;
     stats.max_frontier = s.max_depth;
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_core::{Goal, Scrambler, Size};
+
+    use super::*;
+    use crate::heuristic::{GoalMap, HeuristicKind};
+
+    /// [`make`] for a move known at run time.
+    fn make_k<const W: usize, const H: usize, const B: usize>(
+        k: usize,
+        terms: &[u8; TERMS_LEN],
+        has_cols: bool,
+        rows: u64,
+        cols: u64,
+        h: u32,
+    ) -> Option<(u64, u64, u32)> {
+        match k {
+            0 => make::<W, H, B, 0>(terms, has_cols, false, rows, cols, h),
+            1 => make::<W, H, B, 1>(terms, has_cols, false, rows, cols, h),
+            2 => make::<W, H, B, 2>(terms, has_cols, false, rows, cols, h),
+            _ => make::<W, H, B, 3>(terms, has_cols, false, rows, cols, h),
+        }
+    }
+
+    /// Walks random paths on a `W`x`H` board and checks, after every move, the h that the
+    /// shape-compiled update computes incrementally against the full evaluation of the
+    /// heuristic on the board.
+    fn incremental_h_is_the_full_h<const W: usize, const H: usize>() {
+        let mut s = Scrambler::new(5);
+        for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
+            let g = goal.board(Size::new(W, H).unwrap()).unwrap();
+            let g = crate::relabel::Relabel::new(&g).goal().clone();
+            let map = GoalMap::new(&g);
+            for kind in HeuristicKind::ALL {
+                let e = Engine::new(&g, Some(kind));
+                let (terms, has_cols) = e.terms();
+                for _ in 0..20 {
+                    let mut board = s.solvable(&g);
+                    let node = e.pack(&board);
+                    let (mut rows, mut cols, mut h) = (node.rows, node.cols, u32::from(node.h));
+                    for _ in 0..60 {
+                        let legal: Vec<_> = board.legal_moves().collect();
+                        let m = legal[s.below(legal.len() as u64) as usize];
+                        let k = Move::ALL.iter().position(|&a| a == m).unwrap();
+                        let blank = board.blank();
+                        let next = by_cell!(blank, make_k::<W, H>(k, terms, has_cols, rows, cols, h), else None);
+                        (rows, cols, h) = next.expect("a legal move");
+                        board = board.moved(m).unwrap();
+                        assert_eq!(rows, e.pack(&board).rows, "{kind} {board}");
+                        assert_eq!(cols, e.pack(&board).cols, "{kind} {board}");
+                        assert_eq!(h, map.estimate(kind, board.tiles()), "{kind} {board}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_h_equals_the_full_evaluation_on_every_shape() {
+        incremental_h_is_the_full_h::<2, 2>();
+        incremental_h_is_the_full_h::<2, 3>();
+        incremental_h_is_the_full_h::<3, 2>();
+        incremental_h_is_the_full_h::<2, 4>();
+        incremental_h_is_the_full_h::<4, 2>();
+        incremental_h_is_the_full_h::<3, 3>();
+        incremental_h_is_the_full_h::<3, 4>();
+        incremental_h_is_the_full_h::<4, 3>();
+        incremental_h_is_the_full_h::<4, 4>();
+    }
+
+    #[test]
+    fn bounds_are_reported_and_kept_as_the_lower_bound() {
+        struct Bounds(Vec<u32>);
+        impl npuzzle_search::Observer<npuzzle_core::Board, u32> for Bounds {
+            fn bound(&mut self, b: &npuzzle_search::Bound<u32>) -> Flow {
+                self.0.push(b.bound());
+                Flow::Continue
+            }
+        }
+        let g = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
+        let e = Engine::new(&g, Some(HeuristicKind::Manhattan));
+        let b = Scrambler::new(3).walk(&g, 40).0;
+        let start = e.pack(&b);
+        let mut seen = Bounds(Vec::new());
+        let mut watch = Watch::new(&mut seen, start.h.into());
+        let limits = npuzzle_search::Limits::default();
+        let moves = idastar(&e, start, &Budget::new(&limits), &mut watch, &mut Stats::default());
+        let length = moves.unwrap().len() as u32;
+        assert_eq!(watch.lower_bound, length);
+        assert_eq!(seen.0.first(), Some(&u32::from(start.h)));
+        assert_eq!(seen.0.last(), Some(&length));
+        assert!(seen.0.windows(2).all(|w| w[0] + 2 == w[1]), "{:?}", seen.0);
+    }
 }

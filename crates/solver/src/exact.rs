@@ -5,9 +5,6 @@
 //! the board, take any move to a position one closer. The 3x3 table has 9! = 362,880
 //! entries (half reachable) and builds in a few milliseconds.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
-
 use npuzzle_core::{Board, Move, Moves, Size};
 
 /// Distance marker for positions the goal cannot reach.
@@ -21,14 +18,14 @@ const FACT: [u32; 10] = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880];
 
 /// The distance from every position of one size to one goal.
 ///
-/// Immutable once built and shared through an `Arc`; [`ExactTable::for_goal`] builds each
-/// (size, goal) once per process.
+/// Immutable once built; a [`crate::Solver`] builds one per (shape, blank cell of the goal)
+/// on first use and shares it between threads.
 ///
 /// # Examples
 /// ```
 /// use npuzzle_solver::ExactTable;
 /// let goal = "1 2 3/4 5 6/7 8 0".parse().unwrap();
-/// let table = ExactTable::for_goal(&goal).unwrap();
+/// let table = ExactTable::build(&goal).unwrap();
 /// let board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
 /// assert_eq!(table.distance(&board), Some(31)); // one of the two hardest 3x3 positions
 /// assert_eq!(table.solve(&board).unwrap().len(), 31);
@@ -72,44 +69,9 @@ impl Packed {
 }
 
 impl ExactTable {
-    /// The table for `goal`'s size and goal, built on first use and cached for the process.
+    /// Builds the table for `goal` by breadth-first search.
     ///
-    /// Returns `None` when the board has more than [`MAX_CELLS`] cells.
-    pub fn for_goal(goal: &Board) -> Option<Arc<ExactTable>> {
-        if goal.tiles().len() > MAX_CELLS {
-            return None;
-        }
-        thread_local! {
-            // The last table this thread used: a solve of many boards towards one goal
-            // skips the lock and the hashing of the goal.
-            static LAST: std::cell::RefCell<Option<Arc<ExactTable>>> = const { std::cell::RefCell::new(None) };
-        }
-        if let Some(t) = LAST.with_borrow(|l| l.as_ref().filter(|t| t.goal == *goal).cloned()) {
-            return Some(t);
-        }
-        let table = Self::shared(goal)?;
-        LAST.with_borrow_mut(|l| *l = Some(Arc::clone(&table)));
-        Some(table)
-    }
-
-    fn shared(goal: &Board) -> Option<Arc<ExactTable>> {
-        type Cache = Mutex<HashMap<Board, Arc<ExactTable>>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
-        let cache = CACHE.get_or_init(Default::default);
-        // A poisoned lock only means another thread panicked mid-insert of an Arc: the map
-        // itself is still sound.
-        let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = map.get(goal) {
-            return Some(Arc::clone(t));
-        }
-        let table = Arc::new(ExactTable::build(goal)?);
-        map.insert(goal.clone(), Arc::clone(&table));
-        Some(table)
-    }
-
-    /// Builds the table for `goal` by breadth-first search (not cached).
-    ///
-    /// Returns `None` when the board has more than [`MAX_CELLS`] cells.
+    /// Returns `None` when the board has more than 9 cells.
     pub fn build(goal: &Board) -> Option<ExactTable> {
         match goal.tiles().len() {
             4 => Some(Self::build_n::<4>(goal)),
@@ -300,7 +262,7 @@ mod tests {
         for (w, h) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
             for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
                 let g = goal.board(Size::new(w, h).unwrap()).unwrap();
-                let t = ExactTable::for_goal(&g).unwrap();
+                let t = ExactTable::build(&g).unwrap();
                 for _ in 0..100 {
                     let b = s.solvable(&g);
                     let moves = t.solve(&b).unwrap();
@@ -317,6 +279,6 @@ mod tests {
     #[test]
     fn refuses_large_boards() {
         let goal = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
-        assert!(ExactTable::for_goal(&goal).is_none());
+        assert!(ExactTable::build(&goal).is_none());
     }
 }

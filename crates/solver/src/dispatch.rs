@@ -1,0 +1,386 @@
+//! Running one [`Step`] of a plan on the engine that fits the board: the exact table, the
+//! packed engines (both sides at most 4), the general engine, or the reduction solver.
+//!
+//! Boards and goals here are already relabelled (see [`crate::relabel`]) and known to be
+//! solvable (the table step answers solvability itself).
+
+use std::time::{Duration, Instant};
+
+use npuzzle_core::{Board, Moves, Parity};
+use npuzzle_search::{self as search, Observer, Outcome, Report, Stop};
+
+use crate::general;
+use crate::heuristic::HeuristicKind;
+use crate::options::{Algorithm, Limits};
+use crate::packed::{self, Watch};
+use crate::policy::{SearchAlgorithm, Step};
+use crate::reduction;
+use crate::solution::{Ended, Limit, Note, Reason, Solution, Stats, Status};
+use crate::tables::Tables;
+use crate::watch::{AsBoards, Bounds};
+
+/// What every step needs: where tables come from, the (relabelled) board and goal, the
+/// caller's limits and the clock of the whole solve.
+pub(crate) struct Task<'a> {
+    pub(crate) tables: &'a std::sync::Arc<Tables>,
+    pub(crate) board: &'a Board,
+    pub(crate) goal: &'a Board,
+    pub(crate) limits: &'a Limits,
+    pub(crate) clock: Instant,
+}
+
+/// A step's answer, and whether it stopped on the step's own time budget (so the plan may
+/// go on) rather than on the caller's limits.
+pub(crate) struct Answer {
+    pub(crate) solution: Solution,
+    pub(crate) out_of_budget: bool,
+}
+
+impl Task<'_> {
+    /// `clock + t`, or no deadline when that cannot be represented (a timeout of centuries).
+    fn deadline(&self, timeout: Option<Duration>) -> Option<Instant> {
+        timeout.and_then(|t| self.clock.checked_add(t))
+    }
+
+    /// The search crate's limits for a search of at most `timeout`.
+    fn search_limits(&self, timeout: Option<Duration>) -> search::Limits {
+        search::Limits {
+            max_nodes: self.limits.max_nodes,
+            max_memory: self.limits.max_memory,
+            node_bytes: 0,
+            deadline: self.deadline(timeout),
+            cancel: self.limits.cancel.clone(),
+            max_depth: None,
+        }
+    }
+
+    /// Runs `step` on the fast engines, showing `observer` the node-free events (bounds and
+    /// progress) of the packed engines.
+    pub(crate) fn run(&self, step: &Step, observer: &mut dyn Observer<Board, u32>) -> Answer {
+        match *step {
+            Step::Table => self.answer(self.table()),
+            Step::Reduction { improve } => self.answer(self.reduction(improve)),
+            Step::Search { algorithm, heuristic, weight, budget } => {
+                let timeout = match (self.limits.timeout, budget) {
+                    (Some(t), Some(b)) => Some(t.min(b)),
+                    (t, b) => t.or(b),
+                };
+                let solution = self.search(algorithm, heuristic, weight, timeout, observer);
+                // The step's own budget ran out, and the caller's limits still hold.
+                let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
+                    && budget.is_some_and(|b| self.limits.timeout.is_none_or(|t| b < t))
+                    && !self.cancelled();
+                Answer { solution, out_of_budget }
+            }
+        }
+    }
+
+    fn answer(&self, solution: Solution) -> Answer {
+        Answer { solution, out_of_budget: false }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.limits.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    fn seconds(&self) -> f64 {
+        self.clock.elapsed().as_secs_f64()
+    }
+
+    fn table(&self) -> Solution {
+        let table = self.tables.exact(self.goal);
+        let moves = table.as_ref().and_then(|t| t.solve(self.board));
+        let seconds = self.seconds();
+        match moves {
+            Some(moves) => {
+                let length = moves.len() as u64;
+                Solution {
+                    status: Status::Solved,
+                    stats: Stats { expanded: length, generated: 0, max_frontier: 0, seconds },
+                    moves,
+                    optimal: true,
+                    algorithm: Algorithm::Table,
+                    heuristic: None,
+                    lower_bound: Some(length),
+                    reason: None,
+                    notes: Vec::new(),
+                }
+            }
+            None => Solution {
+                status: Status::Unsolvable,
+                moves: Moves::default(),
+                optimal: false,
+                algorithm: Algorithm::Table,
+                heuristic: None,
+                stats: Stats { seconds, ..Stats::default() },
+                lower_bound: None,
+                reason: Some(Reason::Unsolvable(Parity::of(self.board, self.goal))),
+                notes: Vec::new(),
+            },
+        }
+    }
+
+    fn reduction(&self, improve: bool) -> Solution {
+        let result = match (improve, self.limits.timeout.and_then(|t| self.deadline(Some(t)))) {
+            (true, Some(deadline)) => {
+                let mut budget = reduction::Budget::until(deadline);
+                if let Some(flag) = &self.limits.cancel {
+                    budget = budget.with_cancel(flag.clone());
+                }
+                reduction::solve_anytime_in(self.tables, self.board, self.goal, budget).map(|r| {
+                    let improved = Note::Improved {
+                        from: r.first_length,
+                        to: r.moves.len(),
+                        attempts: r.attempts,
+                    };
+                    (r.moves, Some(improved))
+                })
+            }
+            _ => reduction::solve_in(self.tables, self.board, self.goal).map(|m| (m, None)),
+        };
+        let bound = reduction::manhattan_lower_bound(self.board, self.goal);
+        let base = Solution {
+            status: Status::Solved,
+            moves: Moves::default(),
+            optimal: false,
+            algorithm: Algorithm::Reduction,
+            heuristic: None,
+            stats: Stats { seconds: self.seconds(), ..Stats::default() },
+            lower_bound: Some(bound),
+            reason: None,
+            notes: Vec::new(),
+        };
+        match result {
+            Ok((moves, improved)) => {
+                let mut notes = vec![Note::Reduction { lower_bound: bound }];
+                notes.extend(improved);
+                let stats = Stats { expanded: moves.len() as u64, ..base.stats };
+                Solution { stats, moves, notes, ..base }
+            }
+            Err(reduction::ReductionError::Unsolvable(parity)) => Solution {
+                status: Status::Unsolvable,
+                lower_bound: None,
+                reason: Some(Reason::Unsolvable(parity)),
+                ..base
+            },
+            Err(reduction::ReductionError::Interrupted) => {
+                let limit = if self.cancelled() {
+                    Limit::Cancelled
+                } else {
+                    Limit::Time(self.limits.timeout.unwrap_or_default())
+                };
+                Solution { status: Status::Limit, reason: Some(Reason::Limit(limit)), ..base }
+            }
+            Err(e) => Solution {
+                status: Status::Limit,
+                reason: Some(Reason::Reduction(e.to_string())),
+                ..base
+            },
+        }
+    }
+
+    /// One search on the fastest engine that runs it.
+    fn search(
+        &self,
+        algorithm: SearchAlgorithm,
+        heuristic: Option<HeuristicKind>,
+        weight: f64,
+        timeout: Option<Duration>,
+        observer: &mut dyn Observer<Board, u32>,
+    ) -> Solution {
+        let limits = self.search_limits(timeout);
+        let (w, h) = (self.board.width(), self.board.height());
+        let (result, stats, lower_bound) = if packed::fits(w, h) {
+            let engine = self.tables.packed(self.goal, heuristic);
+            let start = engine.pack(self.board);
+            let budget = search::Budget::new(&limits);
+            let mut watch = Watch::new(observer, u32::from(start.h));
+            let mut stats = Stats::default();
+            // The packed engines: A* with a bucket queue, which with h = 0 is Dijkstra's
+            // algorithm with Dial's buckets; IDA*, which with h = 0 is exactly iterative
+            // deepening; and a packed breadth-first search. The others run generically over
+            // packed nodes.
+            let result = match algorithm {
+                SearchAlgorithm::AStar | SearchAlgorithm::Dijkstra => {
+                    packed::astar::astar(&engine, start, &budget, &mut watch, &mut stats)
+                }
+                SearchAlgorithm::Bfs => {
+                    packed::bfs::bfs(&engine, start, &budget, &mut watch, &mut stats)
+                }
+                SearchAlgorithm::IdaStar | SearchAlgorithm::Iddfs => {
+                    packed::idastar::idastar(&engine, start, &budget, &mut watch, &mut stats)
+                }
+                SearchAlgorithm::Dfs | SearchAlgorithm::Greedy | SearchAlgorithm::WAStar => {
+                    let e = &*engine;
+                    let succ = |n: &packed::Node| e.successors(n);
+                    let succ_c = |n: &packed::Node| e.successors(n).map(|m| (m, 1u32));
+                    let h_of = |n: &packed::Node| u32::from(n.h);
+                    let goal_test = |n: &packed::Node| e.is_goal(n);
+                    let mut bounds = Bounds { observer: (), lower_bound: u32::from(start.h) };
+                    let report = dispatch(
+                        algorithm,
+                        &start,
+                        succ,
+                        succ_c,
+                        h_of,
+                        goal_test,
+                        weight,
+                        &limits,
+                        &mut bounds,
+                    );
+                    let (result, s) = finish(report, |path| engine.moves(path));
+                    stats = s;
+                    result
+                }
+            };
+            (result, stats, watch.lower_bound)
+        } else {
+            let engine = general::Engine::new(self.goal, heuristic);
+            let h = engine.node(self.board).h;
+            let mut bounds = Bounds { observer: (), lower_bound: h };
+            let (result, stats) =
+                on_general(&engine, self.board, algorithm, weight, limits, &mut bounds);
+            (result, stats, bounds.lower_bound)
+        };
+        self.finish_search(result, stats, algorithm, heuristic, timeout, lower_bound)
+    }
+
+    /// Runs a search on the generic algorithms over the general engine, so that `observer`
+    /// sees every node as a board.
+    pub(crate) fn watched<O: Observer<Board, u32>>(
+        &self,
+        algorithm: SearchAlgorithm,
+        heuristic: Option<HeuristicKind>,
+        weight: f64,
+        observer: O,
+    ) -> Solution {
+        let timeout = self.limits.timeout;
+        let engine = general::Engine::new(self.goal, heuristic);
+        let h = engine.node(self.board).h;
+        let boards = AsBoards { engine: &engine, observer };
+        let mut bounds = Bounds { observer: boards, lower_bound: h };
+        let limits = self.search_limits(timeout);
+        let (result, stats) =
+            on_general(&engine, self.board, algorithm, weight, limits, &mut bounds);
+        let lower_bound = bounds.lower_bound;
+        self.finish_search(result, stats, algorithm, heuristic, timeout, lower_bound)
+    }
+
+    fn finish_search(
+        &self,
+        result: Result<Moves, Ended>,
+        stats: Stats,
+        algorithm: SearchAlgorithm,
+        heuristic: Option<HeuristicKind>,
+        timeout: Option<Duration>,
+        lower_bound: u32,
+    ) -> Solution {
+        let stats = Stats { seconds: self.seconds(), ..stats };
+        let algorithm = algorithm.algorithm();
+        let (status, moves, reason) = match result {
+            Ok(moves) => (Status::Solved, moves, None),
+            Err(Ended::Stopped(stop)) => {
+                let limit = match stop {
+                    Stop::Nodes => Limit::Nodes(self.limits.max_nodes.unwrap_or(0)),
+                    Stop::Memory => Limit::Memory(self.limits.max_memory.unwrap_or(0)),
+                    Stop::Time => Limit::Time(timeout.unwrap_or_default()),
+                    Stop::Cancelled => Limit::Cancelled,
+                };
+                (Status::Limit, Moves::default(), Some(Reason::Limit(limit)))
+            }
+            Err(Ended::Exhausted) => (Status::Limit, Moves::default(), Some(Reason::Exhausted)),
+        };
+        let optimal = status == Status::Solved && algorithm.is_optimal();
+        let lower_bound = Some(if optimal { moves.len() as u64 } else { u64::from(lower_bound) });
+        Solution {
+            status,
+            moves,
+            optimal,
+            algorithm,
+            heuristic,
+            stats,
+            lower_bound,
+            reason,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Runs a generic search of `npuzzle-search` on the general engine, shown to `observer`.
+fn on_general<O>(
+    engine: &general::Engine,
+    board: &Board,
+    algorithm: SearchAlgorithm,
+    weight: f64,
+    mut limits: search::Limits,
+    observer: O,
+) -> (Result<Moves, Ended>, Stats)
+where
+    O: Observer<general::Node, u32> + Observer<general::Node, usize>,
+{
+    limits.node_bytes = engine.node_bytes();
+    let start = engine.node(board);
+    let succ = |n: &general::Node| engine.successors(n);
+    let succ_c = |n: &general::Node| engine.successors(n).map(|m| (m, 1u32));
+    let h_of = |n: &general::Node| n.h;
+    let goal_test = |n: &general::Node| engine.is_goal(n);
+    let report =
+        dispatch(algorithm, &start, succ, succ_c, h_of, goal_test, weight, &limits, observer);
+    finish(report, |path| engine.moves(path))
+}
+
+#[expect(clippy::too_many_arguments, reason = "the closures each algorithm family needs")]
+fn dispatch<N, FN, IN, FC, IC, FH, FS, O>(
+    algorithm: SearchAlgorithm,
+    start: &N,
+    succ: FN,
+    succ_c: FC,
+    h: FH,
+    goal: FS,
+    weight: f64,
+    limits: &search::Limits,
+    mut observer: O,
+) -> Report<N, u32>
+where
+    N: Eq + std::hash::Hash + Clone,
+    O: Observer<N, u32> + Observer<N, usize>,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    FC: FnMut(&N) -> IC,
+    IC: IntoIterator<Item = (N, u32)>,
+    FH: FnMut(&N) -> u32,
+    FS: FnMut(&N) -> bool,
+{
+    let unit = |r: Report<N, usize>| Report {
+        outcome: match r.outcome {
+            Outcome::Found { path, cost } => Outcome::Found { path, cost: cost as u32 },
+            Outcome::NotFound => Outcome::NotFound,
+            Outcome::Stopped(s) => Outcome::Stopped(s),
+        },
+        stats: r.stats,
+    };
+    match algorithm {
+        SearchAlgorithm::Bfs => unit(search::bfs(start, succ, goal, limits, &mut observer)),
+        SearchAlgorithm::Dfs => unit(search::dfs(start, succ, goal, limits, &mut observer)),
+        SearchAlgorithm::Iddfs => unit(search::iddfs(start, succ, goal, limits, &mut observer)),
+        SearchAlgorithm::Dijkstra => search::dijkstra(start, succ_c, goal, limits, &mut observer),
+        SearchAlgorithm::Greedy => search::greedy(start, succ_c, h, goal, limits, &mut observer),
+        SearchAlgorithm::WAStar => {
+            search::wastar(start, succ_c, h, goal, weight, limits, &mut observer)
+        }
+        SearchAlgorithm::AStar => search::astar(start, succ_c, h, goal, limits, &mut observer),
+        SearchAlgorithm::IdaStar => search::idastar(start, succ_c, h, goal, limits, &mut observer),
+    }
+}
+
+fn finish<N>(
+    report: Report<N, u32>,
+    moves: impl Fn(&[N]) -> Moves,
+) -> (Result<Moves, Ended>, Stats) {
+    let result = match report.outcome {
+        Outcome::Found { path, .. } => Ok(moves(&path)),
+        Outcome::NotFound => Err(Ended::Exhausted),
+        Outcome::Stopped(stop) => Err(Ended::Stopped(stop)),
+    };
+    (result, report.stats)
+}

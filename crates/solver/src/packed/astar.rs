@@ -1,0 +1,223 @@
+//! A* for the packed engine (boards up to 4x4). IDA* and breadth-first search have their
+//! own modules, and the records and closed set this search stores are in [`super::closed`].
+//!
+//! The generic algorithms of `npuzzle-search` pay for their generality per node: iterator
+//! state, a path of full nodes, a binary heap. On sliding puzzles, where a node costs a few
+//! nanoseconds to make, that overhead dominates. A* here follows the bucket-queue A* of
+//! Burns, Hatem, Leighton & Ruml, "Implementing Fast Heuristic Search Code" (SoCS 2012): the
+//! open list is kept in buckets by `(f, g)` (integers, small): lowest `f` first and, among
+//! equal `f`, the largest `g` (the deepest node), with lazy deletion and reopening (linear
+//! conflict is admissible but not consistent). The closed set is an open-addressing table
+//! sized for the search at hand.
+//!
+//! Both honour the same limits and report the same statistics as the generic ones, and the
+//! tests check them against the exact tables.
+
+use npuzzle_core::Moves;
+use npuzzle_search::{Budget, Flow, Stop};
+
+use super::closed::{NONE, Record, SCRATCH, Scratch, trace};
+use super::{Engine, Node, Watch};
+use crate::solution::{Ended, Stats};
+
+/// Bytes one generated position costs A*: its record, three times over (the records'
+/// buffer is at most twice its contents, plus the old buffer while it grows).
+const OPEN_BYTES: usize = 3 * size_of::<Record>();
+
+/// Bytes one expanded position costs A* in the closed set: up to four 16-byte slots, and
+/// six while the table grows.
+const CLOSED_BYTES: usize = 6 * 16;
+
+/// The bucket of a node with cost `g` and heuristic `h`: buckets are ordered by `f = g + h`,
+/// and within one `f` by decreasing `g` (increasing `h`), so `f(f + 1) / 2 + h` numbers them
+/// in exactly the order A* should expand them.
+#[inline]
+fn slot(g: u16, h: u8) -> usize {
+    let f = usize::from(g) + usize::from(h);
+    f * (f + 1) / 2 + usize::from(h)
+}
+
+/// A* with a bucket queue from `start`. Returns the moves, or why it stopped; `watch` sees
+/// each new f layer (a proven lower bound) and the progress every 1024 expansions.
+pub(crate) fn astar(
+    e: &Engine,
+    start: Node,
+    budget: &Budget<'_>,
+    watch: &mut Watch<'_>,
+    stats: &mut Stats,
+) -> Result<Moves, Ended> {
+    SCRATCH.with_borrow_mut(|scratch| {
+        let wide = e.width * e.height > 10;
+        scratch.reset(wide);
+        if wide {
+            search::<true>(e, start, budget, watch, stats, scratch)
+        } else {
+            search::<false>(e, start, budget, watch, stats, scratch)
+        }
+    })
+}
+
+/// Kept out of line: inlined into its caller's large body, its loop got worse register
+/// allocation and ran about 10% slower.
+#[inline(never)]
+fn search<const WIDE: bool>(
+    e: &Engine,
+    start: Node,
+    budget: &Budget<'_>,
+    watch: &mut Watch<'_>,
+    stats: &mut Stats,
+    scratch: &mut Scratch,
+) -> Result<Moves, Ended> {
+    let Scratch { records, index, heads } = scratch;
+    let first = slot(0, start.h);
+    if heads.len() <= first {
+        heads.resize(first + 1, NONE);
+    }
+    records.push(Record::new(start, NONE, NONE, 0, u8::MAX));
+    heads[first] = 0;
+    let mut f = first;
+    // Counted in locals (the compiler keeps them in registers) and stored at the end.
+    let (mut expanded, mut generated, mut open, mut max_open) = (0u64, 0u64, 1u64, 1u64);
+    // The limits (and the watcher) are looked at only from this expansion count on.
+    let mut check_at = 0;
+    // The largest f taken off the open list: no answer is cheaper (h is admissible).
+    let mut layer = u32::from(start.h);
+    let result = 'search: loop {
+        while heads[f] == NONE {
+            f += 1;
+            if f >= heads.len() {
+                // Nothing left open: cannot happen for a solvable board.
+                break 'search Err(Ended::Exhausted);
+            }
+        }
+        let at = heads[f];
+        let rec = records[at as usize];
+        heads[f] = rec.next;
+        open -= 1;
+        // Duplicates are caught here, when a position is taken off the open list, not when
+        // it is made: most children are never taken off (their f is above the answer's),
+        // so they never cost a probe. A position's copies come off cheapest first (same h,
+        // so lowest f is lowest g); a later, cheaper copy (the heuristic may be
+        // inconsistent) reopens it.
+        if !index.visit_as::<WIDE>(rec.rows, rec.g) {
+            continue;
+        }
+        if rec.rows == e.goal_rows {
+            break Ok(trace(records, at as usize));
+        }
+        if expanded >= check_at {
+            if let Err(stop) = budget.check_expand(expanded) {
+                break Err(Ended::Stopped(stop));
+            }
+            if expanded > 0 && watch.progress(expanded, generated, open) == Flow::Stop {
+                break Err(Ended::Stopped(Stop::Cancelled));
+            }
+            check_at = budget.next_check(expanded);
+        }
+        let rf = u32::from(rec.g) + u32::from(rec.h);
+        if rf > layer {
+            layer = rf;
+            if watch.bound(rf, expanded) == Flow::Stop {
+                break Err(Ended::Stopped(Stop::Cancelled));
+            }
+        }
+        expanded += 1;
+        let node = rec.node();
+        let g = rec.g + 1;
+        let steps = &e.steps[usize::from(node.blank)];
+        for &k in e.next_moves(&node, rec.via) {
+            let child = e.child(&node, &steps[usize::from(k)]);
+            let cf = slot(g, child.h);
+            if cf >= heads.len() {
+                heads.resize(cf + 1, NONE);
+            }
+            let new = records.len() as u32;
+            records.push(Record::new(child, at, heads[cf], g, k));
+            heads[cf] = new;
+            // An inconsistent heuristic can put a child below the current f.
+            f = f.min(cf);
+        }
+        let made = records.len() as u64 - 1 - generated;
+        generated += made;
+        open += made;
+        max_open = max_open.max(open);
+        let bytes = records.len() * OPEN_BYTES + expanded as usize * CLOSED_BYTES;
+        if bytes as u64 >= budget.max_bytes() {
+            break Err(Ended::Stopped(Stop::Memory));
+        }
+    };
+    stats.expanded = expanded;
+    stats.generated = generated;
+    stats.max_frontier = max_open;
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use npuzzle_core::{Goal, Scrambler, Size};
+    use npuzzle_search::Limits;
+
+    use super::*;
+    use crate::exact::ExactTable;
+    use crate::heuristic::HeuristicKind;
+    use crate::packed::{bfs::bfs, idastar::idastar};
+
+    type Search =
+        fn(&Engine, Node, &Budget<'_>, &mut Watch<'_>, &mut Stats) -> Result<Moves, Ended>;
+
+    fn run(
+        search: Search,
+        e: &Engine,
+        b: &npuzzle_core::Board,
+        limits: &Limits,
+    ) -> Result<Moves, Ended> {
+        let start = e.pack(b);
+        let mut nobody = ();
+        let mut watch = Watch::new(&mut nobody, start.h.into());
+        search(e, start, &Budget::new(limits), &mut watch, &mut Stats::default())
+    }
+
+    #[test]
+    fn optimal_on_small_shapes() {
+        let mut s = Scrambler::new(3);
+        for (w, h) in [(2, 2), (3, 2), (2, 4), (3, 3), (4, 2)] {
+            for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
+                let g = goal.board(Size::new(w, h).unwrap()).unwrap();
+                let table = ExactTable::build(&g).unwrap();
+                for kind in HeuristicKind::ALL {
+                    let e = Engine::new(&g, Some(kind));
+                    for _ in 0..30 {
+                        let b = s.solvable(&g);
+                        let want = usize::from(table.distance(&b).unwrap());
+                        for search in [idastar as Search, astar, bfs] {
+                            let moves = run(search, &e, &b, &Limits::default()).unwrap();
+                            assert_eq!(moves.len(), want, "{kind} {b}");
+                            let mut end = b.clone();
+                            end.apply_all(&moves).unwrap();
+                            assert_eq!(end, g);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn limits_stop_every_search() {
+        let g = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
+        let b = Scrambler::new(4).solvable(&g);
+        let e = Engine::new(&g, Some(HeuristicKind::Manhattan));
+        let nodes = Limits { max_nodes: Some(500), ..Limits::default() };
+        let memory = Limits { max_memory: Some(1 << 20), ..Limits::default() };
+        let late = Limits { deadline: Some(Instant::now()), ..Limits::default() };
+        let stopped = |stop| Err(Ended::Stopped(stop));
+        for search in [idastar as Search, astar, bfs] {
+            assert_eq!(run(search, &e, &b, &nodes), stopped(Stop::Nodes));
+            assert_eq!(run(search, &e, &b, &late), stopped(Stop::Time));
+        }
+        assert_eq!(run(astar, &e, &b, &memory), stopped(Stop::Memory));
+        assert_eq!(run(bfs, &e, &b, &memory), stopped(Stop::Memory));
+    }
+}

@@ -1,0 +1,70 @@
+//! Breadth-first search for the packed engine (boards up to 4x4): FIFO over packed
+//! positions, with the records doubling as the queue.
+
+use npuzzle_core::Moves;
+use npuzzle_search::{Budget, Flow, Stop};
+
+use super::closed::{NONE, RECORD_BYTES, Record, SCRATCH, Scratch, trace};
+use super::{Engine, Node, Watch};
+use crate::solution::{Ended, Stats};
+
+/// Breadth-first search from `start` (FIFO over packed positions). Returns the moves, or why
+/// it stopped.
+pub(crate) fn bfs(
+    e: &Engine,
+    start: Node,
+    budget: &Budget<'_>,
+    watch: &mut Watch<'_>,
+    stats: &mut Stats,
+) -> Result<Moves, Ended> {
+    let max_stored =
+        usize::try_from(budget.max_bytes() / RECORD_BYTES as u64).unwrap_or(usize::MAX);
+    SCRATCH.with_borrow_mut(|scratch| {
+        scratch.reset(e.width * e.height > 10);
+        let Scratch { records, index, .. } = scratch;
+        records.push(Record::new(start, NONE, NONE, 0, u8::MAX));
+        index.visit(start.rows, 0);
+        if start.rows == e.goal_rows {
+            return Ok(Moves::default());
+        }
+        // The records double as the queue: records[head..] are still to expand.
+        let mut head = 0;
+        while head < records.len() {
+            let rec = records[head];
+            budget.check_expand(stats.expanded).map_err(Ended::Stopped)?;
+            if stats.expanded & 1023 == 0 && stats.expanded > 0 {
+                let frontier = (records.len() - head) as u64;
+                if watch.progress(stats.expanded, stats.generated, frontier) == Flow::Stop {
+                    return Err(Ended::Stopped(Stop::Cancelled));
+                }
+            }
+            if u32::from(rec.g) > watch.lower_bound
+                && watch.bound(rec.g.into(), stats.expanded) == Flow::Stop
+            {
+                return Err(Ended::Stopped(Stop::Cancelled));
+            }
+            stats.expanded += 1;
+            let node = rec.node();
+            let steps = &e.steps[usize::from(node.blank)];
+            for &k in e.next_moves(&node, rec.via) {
+                stats.generated += 1;
+                let child = e.child(&node, &steps[usize::from(k)]);
+                let at = records.len() as u32;
+                if !index.visit(child.rows, 0) {
+                    continue;
+                }
+                if records.len() >= max_stored {
+                    return Err(Ended::Stopped(Stop::Memory));
+                }
+                records.push(Record::new(child, head as u32, NONE, rec.g + 1, k));
+                if child.rows == e.goal_rows {
+                    return Ok(trace(records, at as usize));
+                }
+            }
+            head += 1;
+            stats.max_frontier = stats.max_frontier.max((records.len() - head) as u64);
+        }
+        // Everything reachable was seen: cannot happen for a solvable board.
+        Err(Ended::Exhausted)
+    })
+}

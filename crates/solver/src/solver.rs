@@ -1,0 +1,308 @@
+//! The [`Solver`]: an immutable value that owns its tables and answers solve requests, from
+//! any number of threads at once.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use npuzzle_core::{Board, Moves, Parity};
+use npuzzle_search::{Begin, Finish, Flow, Observer};
+
+use crate::dispatch::Task;
+use crate::error::SolveError;
+use crate::exact::ExactTable;
+use crate::options::{Algorithm, Options};
+use crate::policy::{self, SearchAlgorithm, Step};
+use crate::relabel::Relabel;
+use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
+use crate::tables::Tables;
+
+/// Solves sliding-tile puzzles, keeping the tables it builds for the next request.
+///
+/// A `Solver` is immutable and cheap to clone (an `Arc` inside), and can be shared by every
+/// thread and request of a process, in the manner of regex-automata's meta `Regex`. The
+/// tables it builds on first use (exact distance tables, the packed engines' line tables)
+/// depend only on the board's shape and the goal's blank cell, never on the goal's
+/// numbering (the tiles are relabelled; see the crate docs), so no sequence of requests can
+/// make it hold more than a bounded set: about 3 MB for every 3x3 goal, about 16 MB for every
+/// 4x4 goal. The working memory of one search (A*'s records and closed set) is per thread
+/// and kept between searches.
+///
+/// [`crate::solve`] is the easy path: it uses one `Solver` shared by the process.
+///
+/// # Examples
+/// ```
+/// use npuzzle_core::{Board, Goal};
+/// use npuzzle_solver::{Options, Solver, Status};
+/// let solver = Solver::new();
+/// let board: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+/// // Any goal: here the 42-school snail.
+/// let goal = Goal::Snail.board(board.size())?;
+/// let solution = solver.solve(&board, &goal, &Options::default())?;
+/// assert_eq!(solution.status, Status::Solved);
+/// let mut end = board.clone();
+/// end.apply_all(&solution.moves)?;
+/// assert_eq!(end, goal);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Solver {
+    tables: Arc<Tables>,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver").field("tables", &self.tables.len()).finish()
+    }
+}
+
+impl Solver {
+    /// A solver with no tables yet.
+    pub fn new() -> Solver {
+        Solver::default()
+    }
+
+    /// The solver that [`crate::solve`] and the other free functions use.
+    pub fn shared() -> &'static Solver {
+        static SHARED: OnceLock<Solver> = OnceLock::new();
+        SHARED.get_or_init(Solver::new)
+    }
+
+    pub(crate) fn tables(&self) -> &Arc<Tables> {
+        &self.tables
+    }
+
+    /// How many tables and engines this solver holds (bounded: see the type's docs).
+    pub fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// The exact distance table towards `goal` (built on first use and kept), for boards of
+    /// at most 9 cells; `None` for larger ones. Its distances are in `goal`'s own numbering:
+    /// pass boards through [`Solver::solve`] or relabel them yourself.
+    pub fn exact_table(&self, goal: &Board) -> Option<Arc<ExactTable>> {
+        self.tables.exact(Relabel::new(goal).goal())
+    }
+
+    /// Solves `board` towards `goal` as `options` ask.
+    ///
+    /// The method comes from [`crate::plan`] (`auto` picks per board). Solvability is
+    /// checked first; an unsolvable board is a [`Status::Unsolvable`] answer, and running out
+    /// of nodes, memory or time is a [`Status::Limit`] answer with the [`Limit`] in
+    /// [`Solution::reason`].
+    ///
+    /// # Errors
+    /// [`SolveError`] when the request itself is wrong: a goal of another size, a weight
+    /// below 1, or the table engine on a board of more than 9 cells.
+    pub fn solve(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+    ) -> Result<Solution, SolveError> {
+        self.solve_observed(board, goal, options, ())
+    }
+
+    /// Solves like [`Solver::solve`], on the same fast engines, showing `observer` the
+    /// events that cost nothing per node: [`Observer::begin`], IDA*'s bounds and A*'s f
+    /// layers ([`Observer::bound`]: each is a proven lower bound), [`Observer::progress`]
+    /// about every 1024 expansions, and [`Observer::finish`]. Returning [`Flow::Stop`] from
+    /// any of them stops the search with [`Limit::Cancelled`]. This is what a progress bar
+    /// or a Ctrl-C handler needs; for every node, see [`Solver::solve_watched`].
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn solve_observed<O: Observer<Board, u32>>(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+        mut observer: O,
+    ) -> Result<Solution, SolveError> {
+        let clock = Instant::now();
+        check_request(board, goal)?;
+        let plan = policy::plan(board.size(), options)?;
+        let original = board;
+        let relabel = Relabel::new(goal);
+        let (board, goal) = if relabel.is_identity() {
+            (board.clone(), goal.clone())
+        } else {
+            (relabel.board(board), relabel.goal().clone())
+        };
+        let limits = &options.limits;
+        let task = Task { tables: &self.tables, board: &board, goal: &goal, limits, clock };
+        // The table answers solvability itself, at no extra cost.
+        if plan.steps.first() != Some(&Step::Table) {
+            let parity = Parity::of(&board, &goal);
+            if !parity.solvable() {
+                return Ok(unsolvable(parity, plan.steps[0], clock));
+            }
+        }
+        if observer.begin(&Begin::new(original, 0)) == Flow::Stop {
+            return Ok(cancelled(plan.steps[0], clock));
+        }
+        let mut notes = Vec::new();
+        let mut answer = None;
+        for (i, step) in plan.steps.iter().enumerate() {
+            let run = task.run(step, &mut observer);
+            let mut solution = run.solution;
+            let last = i + 1 == plan.steps.len();
+            if solution.status == Status::Solved || !run.out_of_budget || last {
+                notes.append(&mut solution.notes);
+                solution.notes = notes;
+                answer = Some(solution);
+                break;
+            }
+            if let Step::Search { heuristic: Some(heuristic), budget: Some(budget), .. } = *step {
+                notes.push(Note::OptimalAttemptGaveUp { heuristic, budget });
+            }
+            if let Some(Step::Search { algorithm: SearchAlgorithm::WAStar, weight, .. }) =
+                plan.steps.get(i + 1)
+            {
+                notes.push(Note::WeightedAStar { weight: *weight });
+            }
+        }
+        let solution = answer.unwrap_or_else(|| cancelled(plan.steps[0], clock));
+        let stop = solution.limit().map(Limit::stop);
+        observer.finish(&Finish::new(&solution.stats, solution.status == Status::Solved, stop));
+        Ok(solution)
+    }
+
+    /// Solves like [`Solver::solve`], showing every node of the search to `observer` as a
+    /// [`Board`]: for visualizers and for teaching.
+    ///
+    /// The search runs on the generic algorithms of `npuzzle-search` (over boxed positions),
+    /// so every event is available, at some cost in speed. The observer receives boards with
+    /// their `g`, `h` and parent, the open and closed counts, IDA*'s and IDDFS's bounds
+    /// (unit-cost searches report depths), progress and the begin and end; returning
+    /// [`Flow::Stop`] cancels the search, which then ends with [`Status::Limit`].
+    ///
+    /// `auto` is watched as IDA* with linear conflict on boards of up to 16 cells (or with
+    /// `optimal`). The exact table, the reduction solver, and `auto` on larger boards are not
+    /// node-by-node searches: they run as in [`Solver::solve`] and the observer sees nothing.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn solve_watched<O: Observer<Board, u32>>(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+        observer: O,
+    ) -> Result<Solution, SolveError> {
+        let clock = Instant::now();
+        check_request(board, goal)?;
+        let mut options = options.clone();
+        if options.algorithm == Algorithm::Auto && (board.tiles().len() <= 16 || options.optimal) {
+            options.algorithm = Algorithm::IdaStar;
+        }
+        let plan = policy::plan(board.size(), &options)?;
+        let Step::Search { algorithm, heuristic, weight, .. } = plan.steps[0] else {
+            return self.solve(board, goal, &options);
+        };
+        let parity = Parity::of(board, goal);
+        if !parity.solvable() {
+            return Ok(unsolvable(parity, plan.steps[0], clock));
+        }
+        // No tables: the general engine works in the caller's own numbering, so the
+        // observer sees the boards as given.
+        let tables = Arc::default();
+        let task = Task { tables: &tables, board, goal, limits: &options.limits, clock };
+        Ok(task.watched(algorithm, heuristic, weight, observer))
+    }
+}
+
+/// The checks every request passes first.
+fn check_request(board: &Board, goal: &Board) -> Result<(), SolveError> {
+    if board.size() != goal.size() {
+        return Err(SolveError::GoalSize { goal: goal.size(), board: board.size() });
+    }
+    Ok(())
+}
+
+/// The algorithm and heuristic a step reports.
+fn reported(step: Step) -> (Algorithm, Option<crate::HeuristicKind>) {
+    match step {
+        Step::Table => (Algorithm::Table, None),
+        Step::Reduction { .. } => (Algorithm::Reduction, None),
+        Step::Search { algorithm, heuristic, .. } => (algorithm.algorithm(), heuristic),
+    }
+}
+
+/// The answer for a board that cannot reach the goal, naming the parity that forbids it.
+fn unsolvable(parity: Parity, first: Step, clock: Instant) -> Solution {
+    let (algorithm, heuristic) = reported(first);
+    Solution {
+        status: Status::Unsolvable,
+        moves: Moves::default(),
+        optimal: false,
+        algorithm,
+        heuristic,
+        stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
+        lower_bound: None,
+        reason: Some(Reason::Unsolvable(parity)),
+        notes: Vec::new(),
+    }
+}
+
+/// The answer when the observer stopped the solve before any step ran.
+fn cancelled(first: Step, clock: Instant) -> Solution {
+    let (algorithm, heuristic) = reported(first);
+    Solution {
+        status: Status::Limit,
+        moves: Moves::default(),
+        optimal: false,
+        algorithm,
+        heuristic,
+        stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
+        lower_bound: Some(0),
+        reason: Some(Reason::Limit(Limit::Cancelled)),
+        notes: Vec::new(),
+    }
+}
+
+/// Solves `board` towards `goal` with the process's shared [`Solver`]: see
+/// [`Solver::solve`] and [`crate::plan`].
+///
+/// # Errors
+/// As [`Solver::solve`].
+pub fn solve(board: &Board, goal: &Board, options: &Options) -> Result<Solution, SolveError> {
+    Solver::shared().solve(board, goal, options)
+}
+
+/// [`Solver::solve_watched`] with the process's shared [`Solver`].
+///
+/// # Errors
+/// As [`Solver::solve`].
+///
+/// # Examples
+/// ```
+/// use npuzzle_core::{Board, Goal};
+/// use npuzzle_search::{Expand, Flow, Observer};
+/// use npuzzle_solver::{Algorithm, Options, solve_watched};
+///
+/// /// Counts the boards A* expands.
+/// struct Count(u64);
+/// impl Observer<Board, u32> for Count {
+///     fn expand(&mut self, _: &Expand<'_, Board, u32>) -> Flow {
+///         self.0 += 1;
+///         Flow::Continue
+///     }
+/// }
+///
+/// let board: Board = "1 2 3/4 5 6/0 7 8".parse()?;
+/// let goal = Goal::BlankLast.board(board.size())?;
+/// let options = Options { algorithm: Algorithm::AStar, ..Options::default() };
+/// let mut count = Count(0);
+/// let solution = solve_watched(&board, &goal, &options, &mut count)?;
+/// assert_eq!(solution.moves.len(), 2);
+/// assert_eq!(count.0, solution.stats.expanded);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve_watched<O: Observer<Board, u32>>(
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    observer: O,
+) -> Result<Solution, SolveError> {
+    Solver::shared().solve_watched(board, goal, options, observer)
+}
