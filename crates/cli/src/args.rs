@@ -41,6 +41,97 @@ pub enum Command {
     Play(PlayArgs),
     /// Serve the web game (and its API) on a local address until Ctrl-C.
     Serve(ServeArgs),
+    /// Solve an instance file (or Korf's built-in sets) and report nodes and times.
+    ///
+    /// Exit status: 0 every length as expected; 1 a length differs from the expected one;
+    /// 4 a limit was reached.
+    Bench(BenchArgs),
+    /// Build, list and verify the pattern databases in the cache ($NPUZZLE_CACHE, or the
+    /// platform cache directory's npuzzle/).
+    Pdb(PdbArgs),
+}
+
+/// `npuzzle bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// An instance file, or korf100 (Korf's 100 15-puzzles) or korf24 (Korf & Felner's 50
+    /// 24-puzzles), built in.
+    #[arg(value_name = "FILE|korf100|korf24")]
+    pub source: String,
+
+    /// Solve only the first N instances.
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = count)]
+    pub limit: Option<u64>,
+
+    /// Threads for each instance (one search split over them).
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = threads)]
+    pub threads: usize,
+
+    /// Algorithm, as for solve.
+    #[arg(long, value_name = "A", default_value = "auto")]
+    pub algorithm: Algorithm,
+
+    /// Heuristic, as for solve.
+    #[arg(long, value_name = "H", default_value = "auto")]
+    pub heuristic: Heuristic,
+
+    /// Time limit per instance in seconds [default: 60].
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Stop an instance after expanding N nodes [default: no node limit].
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = positive_u64)]
+    pub max_nodes: Option<u64>,
+
+    /// Output format: a table, or one JSON object per instance and a summary object.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: ScrambleFormat,
+}
+
+/// `npuzzle pdb`.
+#[derive(Debug, Args)]
+pub struct PdbArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: PdbAction,
+}
+
+/// `npuzzle pdb` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PdbAction {
+    /// Build a database (and save it in the cache); does nothing if a sound one is there.
+    Build(PdbBuildArgs),
+    /// List the databases in the cache.
+    List,
+    /// Check every database file in the cache (length, checksum, contents). Exit status 1
+    /// when one is damaged.
+    Verify,
+}
+
+/// `npuzzle pdb build`.
+#[derive(Debug, Args)]
+pub struct PdbBuildArgs {
+    /// Tile groups: sizes like 7-8, 6-6-3, 5-5-5 (tiles taken in the goal's reading order), or
+    /// explicit groups like 1,2,3,4/5,6,7,8/... [default: 7-8 on 4x4, 6-6-6-6 on 5x5, equal
+    /// groups elsewhere].
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+
+    /// Board size, width first [default: 4x4]. At most 25 cells.
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<Size>,
+
+    /// Goal: blank-last, blank-first (Korf's instances), snail, or a board.
+    #[arg(long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// Threads [default: every core].
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = threads)]
+    pub threads: Option<usize>,
+
+    /// Build even if a sound database is already cached.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Output formats of `solve`.
@@ -91,7 +182,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "A", default_value = "auto")]
     pub algorithm: Algorithm,
 
-    /// Heuristic: auto, hamming, manhattan, linear-conflict.
+    /// Heuristic: auto, hamming, manhattan, linear-conflict, walking-distance, pdb.
     #[arg(long, value_name = "H", default_value = "auto")]
     pub heuristic: Heuristic,
 

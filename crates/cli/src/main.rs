@@ -22,8 +22,10 @@
 //!   `line` appear only when there is one.
 
 mod args;
+mod bench_cmd;
 mod input;
 mod output;
+mod pdb_cmd;
 mod play_cmd;
 mod scramble_cmd;
 mod serve_cmd;
@@ -71,6 +73,8 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve_cmd::run(&args),
         Command::Scramble(args) => scramble_cmd::run(&args),
+        Command::Bench(args) => bench_cmd::run(&args),
+        Command::Pdb(args) => pdb_cmd::run(&args),
         Command::Play(args) => play_cmd::run(&args),
         Command::Serve(args) => serve_cmd::run(&args),
     }

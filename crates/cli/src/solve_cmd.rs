@@ -1,6 +1,6 @@
 //! `npuzzle solve`: solve every board, in parallel if asked, and report in input order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufWriter};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
@@ -8,7 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
 
-use npuzzle_solver::{Algorithm, Limit, Limits, Options, Reason, Solution, Status, solve};
+use npuzzle_core::Board;
+use npuzzle_solver::{
+    Algorithm, Databases, Limit, Limits, Options, Reason, Solution, Status, solve_with,
+};
 
 use crate::args::SolveArgs;
 use crate::input::{self, Job};
@@ -104,6 +107,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             cancel: Some(Arc::clone(&cancel)),
         },
     };
+    let tables = crate::pdb_cmd::tables_for(&jobs, &options, args.threads)?;
     let mut printer = Printer::new(
         BufWriter::new(io::stdout().lock()),
         args.format,
@@ -113,7 +117,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     );
     let several = jobs.len() > 1;
     let mut worst = 0u8;
-    for_each_outcome(&jobs, &options, threads, &cancel, |job, outcome| {
+    for_each_outcome(&jobs, &options, &tables, threads, &cancel, |job, outcome| {
         let report = Report::new(job, outcome);
         printer.print(&report)?;
         complain(&report, several);
@@ -129,13 +133,14 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 fn for_each_outcome(
     jobs: &[Job],
     options: &Options,
+    tables: &HashMap<Board, Databases>,
     threads: usize,
     cancel: &AtomicBool,
     mut emit: impl FnMut(&Job, Outcome) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     if threads <= 1 {
         for job in jobs {
-            emit(job, solve_job(job, options))?;
+            emit(job, solve_job(job, options, tables))?;
         }
         return Ok(());
     }
@@ -149,7 +154,7 @@ fn for_each_outcome(
                 while !cancel.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    if tx.send((i, solve_job(job, options))).is_err() {
+                    if tx.send((i, solve_job(job, options, tables))).is_err() {
                         break;
                     }
                 }
@@ -173,14 +178,18 @@ fn for_each_outcome(
     })
 }
 
-fn solve_job(job: &Job, options: &Options) -> Outcome {
+fn solve_job(job: &Job, options: &Options, tables: &HashMap<Board, Databases>) -> Outcome {
     let task = match &job.input {
         Ok(task) => task,
         Err(invalid) => return Outcome::Invalid(invalid.reason.clone()),
     };
     // A solver bug must not take the other boards of a batch down with it; the panic hook has
     // already printed the details.
-    match panic::catch_unwind(AssertUnwindSafe(|| solve(&task.board, &task.goal, options))) {
+    let none = Databases::default();
+    let tables = tables.get(&task.goal).unwrap_or(&none);
+    match panic::catch_unwind(AssertUnwindSafe(|| {
+        solve_with(&task.board, &task.goal, options, tables)
+    })) {
         Ok(Ok(solution)) => Outcome::Done(solution),
         Ok(Err(err)) => Outcome::Invalid(err.to_string()),
         Err(_) => Outcome::Invalid("internal error: the solver panicked on this board".into()),

@@ -40,6 +40,8 @@ impl Run {
 fn npuzzle_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
         .args(args)
+        // Pattern databases built by these tests stay out of the user's cache.
+        .env("NPUZZLE_CACHE", test_cache())
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -57,6 +59,11 @@ fn npuzzle_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
     };
     assert!(!run.stderr.contains("panicked"), "{args:?} panicked: {}", run.stderr);
     run
+}
+
+/// The cache directory of this test run.
+fn test_cache() -> PathBuf {
+    std::env::temp_dir().join(format!("npuzzle-cli-cache-{}", std::process::id()))
 }
 
 fn npuzzle(args: &[&str]) -> Run {
@@ -560,4 +567,96 @@ fn serve_refuses_a_bad_or_busy_address() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
     let addr = taken.local_addr().expect("its address").to_string();
     npuzzle(&["serve", "--addr", &addr]).assert_fails(2, "cannot listen on");
+}
+
+/// Runs with the cache in `dir`.
+fn npuzzle_in(dir: &std::path::Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(args)
+        .env("NPUZZLE_CACHE", dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn pdb_build_list_verify_and_a_damaged_file() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-cli-pdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let empty = npuzzle_in(&dir, &["pdb", "list"]);
+    assert_eq!(empty.code, 0);
+    assert!(empty.stdout.contains("no pattern databases"), "{}", empty.stdout);
+    let built = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    assert!(
+        built.stderr.starts_with("npuzzle: built the 4-4 pattern database"),
+        "{}",
+        built.stderr
+    );
+    let again = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
+    assert!(again.stdout.contains("already built and sound"), "{}", again.stdout);
+    let list = npuzzle_in(&dir, &["pdb", "list"]);
+    assert!(list.stdout.contains("3x3-blank-last-4-4-"), "{}", list.stdout);
+    assert!(list.stdout.contains("partition 1,2,3,4/5,6,7,8"), "{}", list.stdout);
+    assert_eq!(npuzzle_in(&dir, &["pdb", "verify"]).code, 0);
+    // Damage the file: verify says so and exits 1; the next solve rebuilds it with a warning.
+    let file = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let n = bytes.len();
+    bytes[n - 7] ^= 0x20;
+    std::fs::write(&file, &bytes).unwrap();
+    let verify = npuzzle_in(&dir, &["pdb", "verify"]);
+    assert_eq!(verify.code, 1);
+    assert!(verify.stdout.contains("damaged: checksum mismatch"), "{}", verify.stdout);
+    let rebuilt = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
+    assert_eq!(rebuilt.code, 0);
+    assert!(
+        rebuilt.stderr.contains("checksum mismatch: the file is damaged; rebuilding it"),
+        "{}",
+        rebuilt.stderr
+    );
+    assert_eq!(npuzzle_in(&dir, &["pdb", "verify"]).code, 0);
+    for bad in [&["pdb", "build", "--partition", "7-7"][..], &["pdb", "build", "--size", "6x6"]] {
+        let run = npuzzle_in(&dir, bad);
+        run.assert_fails(2, "npuzzle: ");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_reports_every_instance_and_fails_on_a_wrong_length() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-cli-bench-{}", std::process::id()));
+    let good = scratch_file(
+        "bench-good.txt",
+        "# goal: blank-first\n1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15 | 3\n4 1 2 3 0 5 6 7 8 9 10 11 12 13 14 15 | 1\n",
+    );
+    let run = npuzzle_in(&dir, &["bench", good.to_str().unwrap(), "--heuristic", "pdb"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("total: 2 instances, 2 as expected"), "{}", run.stdout);
+    assert!(run.stderr.contains("for full speed, build the 7-8 database"), "{}", run.stderr);
+    let json =
+        npuzzle_in(&dir, &["bench", good.to_str().unwrap(), "--format", "json", "--threads", "2"]);
+    let lines = json.json_lines();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["length"], 3);
+    assert_eq!(lines[1]["length"], 1);
+    assert_eq!(lines[0]["heuristic"], "pdb");
+    assert_eq!(lines[2]["summary"], true);
+    assert_eq!(lines[2]["mismatches"], 0);
+    let wrong = scratch_file(
+        "bench-wrong.txt",
+        "# goal: blank-first\n1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15 | 5\n",
+    );
+    let run = npuzzle_in(&dir, &["bench", wrong.to_str().unwrap()]);
+    run.assert_fails(1, "solved with another length than expected");
+    assert!(run.stdout.contains("DIFFERS"));
+    let korf = npuzzle_in(&dir, &["bench", "korf100", "--limit", "2", "--heuristic", "pdb"]);
+    assert_eq!(korf.code, 0, "{}", korf.stderr);
+    assert!(korf.stdout.contains("total: 2 instances, 2 as expected"), "{}", korf.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
 }
