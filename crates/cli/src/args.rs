@@ -3,9 +3,13 @@
 //! Every value is checked here, at the boundary, so a malformed flag is a one-line usage error
 //! (exit 2) and the commands can trust what they get.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use npuzzle_core::{Goal, Size};
 use npuzzle_solver::{Algorithm, Heuristic};
@@ -49,6 +53,22 @@ pub enum Command {
     /// Build, list and verify the pattern databases in the cache ($NPUZZLE_CACHE, or the
     /// platform cache directory's npuzzle/).
     Pdb(PdbArgs),
+    /// Check a solution: replay MOVES on BOARD and say whether they reach the goal.
+    ///
+    /// Exit status: 0 the moves reach the goal (with --optimal: in the optimal number of
+    /// moves); 1 they do not (an illegal move, another end position, or with --optimal a
+    /// longer path); 2 invalid input or usage; 4 --optimal could not prove the optimum
+    /// within the limits.
+    Check(CheckArgs),
+    /// Show every legal move with the distance to the goal after it, and the best one.
+    ///
+    /// Exact on boards up to 4x4 (instant on 3x3, from the distance table), a clearly
+    /// labelled estimate on larger boards. Exit status as `solve`.
+    Hint(HintArgs),
+    /// Print a shell completion script: `npuzzle completions bash > /etc/bash_completion.d/npuzzle`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): `npuzzle man > npuzzle.1; man ./npuzzle.1`.
+    Man,
 }
 
 /// `npuzzle bench`.
@@ -142,6 +162,8 @@ pub enum SolveFormat {
     Text,
     /// Only the moves, one line per board (an empty line for a board not solved).
     Moves,
+    /// Only the moves with runs as counts (R2U2LD), one line per board.
+    Compact,
     /// One JSON object per line and board.
     Json,
 }
@@ -168,25 +190,24 @@ pub struct SolveArgs {
     /// Read boards from FILE ('-' for stdin): an instance file (one board per line, optional
     /// '| OPTIMAL_LENGTH', '# goal: G' lines), a 42-style file, or one multi-line board.
     /// At most 64 MiB.
-    #[arg(long, value_name = "FILE|-")]
+    #[arg(short, long, value_name = "FILE|-")]
     pub input: Option<PathBuf>,
 
     /// Goal: blank-last, blank-first, snail, or a board. A '# goal:' line in an input file
     /// takes precedence for the boards after it.
-    #[arg(long, value_name = "G", default_value = "blank-last")]
+    #[arg(short, long, value_name = "G", default_value = "blank-last")]
     pub goal: Goal,
 
-    /// Algorithm: auto, bfs, dfs, iddfs, dijkstra, greedy, astar, wastar, idastar, table,
-    /// reduction. auto picks an optimal method where one finishes in seconds, otherwise a fast
-    /// non-optimal one, and says so.
-    #[arg(long, value_name = "A", default_value = "auto")]
+    /// Algorithm. auto picks an optimal method where one finishes in seconds, otherwise a
+    /// fast non-optimal one, and says so.
+    #[arg(short, long, value_name = "A", default_value = "auto", value_parser = NameParser::<Algorithm>::new(Algorithm::NAMES))]
     pub algorithm: Algorithm,
 
-    /// Heuristic: auto, hamming, manhattan, linear-conflict, walking-distance, pdb.
-    #[arg(long, value_name = "H", default_value = "auto")]
+    /// Heuristic.
+    #[arg(long, value_name = "H", default_value = "auto", value_parser = NameParser::<Heuristic>::new(Heuristic::NAMES))]
     pub heuristic: Heuristic,
 
-    /// Weight of weighted A* (f = g + W*h), at least 1.
+    /// Weight of weighted A* (f = g + W*h), from 1 to 100.
     #[arg(long, allow_negative_numbers = true, value_name = "W", default_value = "2", value_parser = weight)]
     pub weight: f64,
 
@@ -198,39 +219,64 @@ pub struct SolveArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value = "1024", value_parser = mebibytes)]
     pub max_memory: usize,
 
-    /// Time limit per board in seconds (fractions allowed) [default: 60]. Given explicitly,
-    /// a non-optimal answer on a large board is improved until this time is up (anytime
-    /// mode) rather than returned at once.
+    /// Time limit per board in seconds (fractions allowed) [default: 60]. Only a limit: no
+    /// board takes longer than it needs. With --algorithm auto, a longer limit lets the
+    /// optimal attempt on 4x4 boards run longer (80% of it) before a fast method answers.
     #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
     pub timeout: Option<Duration>,
+
+    /// Spend up to SECS improving a non-optimal answer of the reduction solver (boards
+    /// larger than 4x4), within --timeout (the anytime mode).
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub improve: Option<Duration>,
 
     /// Solve this many boards at once; results are still printed in input order.
     #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = threads)]
     pub threads: usize,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(short, long, value_enum, ignore_case = true, default_value_t)]
     pub format: SolveFormat,
 
     /// With text output, print every position along the solution.
     #[arg(long)]
     pub steps: bool,
 
+    /// Write the moves as the directions the BLANK moves (the convention of many AI
+    /// courses) in the text, moves and compact formats. JSON keeps tile directions.
+    #[arg(long)]
+    pub blank: bool,
+
     /// With --algorithm auto, insist on a proven-optimal method even where it may hit the
     /// limits.
     #[arg(long)]
     pub optimal: bool,
+
+    /// No progress line and no batch summary on stderr (reasons for a failure are still
+    /// printed).
+    #[arg(short, long, conflicts_with_all = ["progress", "summary"])]
+    pub quiet: bool,
+
+    /// Show the progress line on stderr even when it is not a terminal [default: on a
+    /// terminal only].
+    #[arg(long)]
+    pub progress: bool,
+
+    /// Print the batch summary on stderr [default: for several boards, on a terminal only].
+    #[arg(long)]
+    pub summary: bool,
 }
 
 /// `npuzzle scramble`.
 #[derive(Debug, Args)]
 pub struct ScrambleArgs {
-    /// Board size, width first: 3x3, 4x4, 5x3... [default: the size of an explicit --goal]
-    #[arg(long, value_name = "WxH")]
+    /// Board size, width first: 3x3, 4x4, 5x3... [default: the size of an explicit --goal,
+    /// otherwise 4x4]
+    #[arg(short, long, value_name = "WxH")]
     pub size: Option<Size>,
 
     /// Number of boards (at most 1,000,000).
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = count)]
+    #[arg(short = 'n', long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = count)]
     pub count: u64,
 
     /// Random seed, for reproducible boards [default: from the clock, printed to stderr as
@@ -239,7 +285,7 @@ pub struct ScrambleArgs {
     pub seed: Option<u64>,
 
     /// Goal: blank-last, blank-first, snail, or a board.
-    #[arg(long, value_name = "G", default_value = "blank-last")]
+    #[arg(short, long, value_name = "G", default_value = "blank-last")]
     pub goal: Goal,
 
     /// Make K random moves from the goal (never undoing the last one) instead of drawing a
@@ -252,7 +298,7 @@ pub struct ScrambleArgs {
     pub unsolvable: bool,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(short, long, value_enum, ignore_case = true, default_value_t)]
     pub format: ScrambleFormat,
 }
 
@@ -274,6 +320,7 @@ pub struct PlayArgs {
     /// Random seed of the boards `r` deals [default: from the clock].
     #[arg(long, allow_negative_numbers = true, value_name = "S")]
     pub seed: Option<u64>,
+}
 
 /// `npuzzle serve`.
 #[derive(Debug, Args)]
@@ -300,6 +347,133 @@ pub struct ServeArgs {
     pub timeout: Option<Duration>,
 }
 
+/// Output formats of `check` and `hint`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum TextOrJson {
+    /// A verdict in words, for people.
+    #[default]
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// `npuzzle check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The starting board, in any text form, or a file holding one board (a 42-style file).
+    #[arg(value_name = "BOARD")]
+    pub board: String,
+
+    /// The moves: letters U D L R naming the direction each tile slides, long or compact
+    /// (R2U2LD), in any case, spaces and commas ignored; or the numbers of the tiles slid
+    /// ("5 6 8"); or '-' to read them from stdin.
+    #[arg(value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: String,
+
+    /// Goal: blank-last, blank-first, snail, or a board. A '# goal:' line in a BOARD file
+    /// takes precedence.
+    #[arg(short, long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// The letters name the direction the BLANK moves (the convention of many AI courses),
+    /// not the tile.
+    #[arg(long)]
+    pub blank: bool,
+
+    /// Also find the optimal length, and report the gap.
+    #[arg(long)]
+    pub optimal: bool,
+
+    /// Memory limit of the --optimal search, in MiB.
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value = "1024", value_parser = mebibytes)]
+    pub max_memory: usize,
+
+    /// Time limit of the --optimal search, in seconds [default: 60].
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Output format.
+    #[arg(short, long, value_enum, ignore_case = true, default_value_t)]
+    pub format: TextOrJson,
+}
+
+/// `npuzzle hint`.
+#[derive(Debug, Args)]
+pub struct HintArgs {
+    /// The board, in any text form, or a file holding one board.
+    #[arg(value_name = "BOARD")]
+    pub board: String,
+
+    /// Goal: blank-last, blank-first, snail, or a board.
+    #[arg(short, long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// Memory limit of the searches, in MiB.
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value = "1024", value_parser = mebibytes)]
+    pub max_memory: usize,
+
+    /// Time limit of each search, in seconds [default: 60].
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Name moves by the direction the BLANK moves.
+    #[arg(long)]
+    pub blank: bool,
+
+    /// Output format.
+    #[arg(short, long, value_enum, ignore_case = true, default_value_t)]
+    pub format: TextOrJson,
+}
+
+/// `npuzzle completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum, ignore_case = true)]
+    pub shell: clap_complete::Shell,
+}
+
+/// A value parser for names read with `FromStr` (algorithms, heuristics): it lists the
+/// canonical names for help and shell completion, accepts whatever `FromStr` accepts
+/// (aliases, any case), and reports a wrong name as clap reports a wrong enum value.
+#[derive(Clone)]
+pub struct NameParser<T> {
+    names: &'static [&'static str],
+    parsed: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> NameParser<T> {
+    fn new(names: &'static [&'static str]) -> NameParser<T> {
+        NameParser { names, parsed: std::marker::PhantomData }
+    }
+}
+
+impl<T: FromStr + Clone + Send + Sync + 'static> TypedValueParser for NameParser<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let text = value.to_string_lossy();
+        text.parse::<T>().map_err(|_| {
+            let mut err = clap::Error::new(ErrorKind::InvalidValue).with_cmd(cmd);
+            let name = arg.map_or_else(|| "...".to_string(), ToString::to_string);
+            err.insert(ContextKind::InvalidArg, ContextValue::String(name));
+            err.insert(ContextKind::InvalidValue, ContextValue::String(text.into_owned()));
+            let names = self.names.iter().map(ToString::to_string).collect();
+            err.insert(ContextKind::ValidValue, ContextValue::Strings(names));
+            err
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.names.iter().map(|&name| PossibleValue::new(name))))
+    }
+}
+
 /// The most boards one `scramble` prints.
 pub const MAX_COUNT: u64 = 1_000_000;
 /// The longest random walk.
@@ -322,10 +496,15 @@ fn positive_u64(text: &str) -> Result<u64, String> {
     }
 }
 
+/// The largest weight of weighted A*. Past it the search is greedy best-first in all but
+/// name, and its answers are absurdly long (weight 1e15 gave a 795,946-move answer on a
+/// 4x4); `--algorithm greedy` says that honestly.
+const MAX_WEIGHT: f64 = 100.0;
+
 fn weight(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(w) if w.is_finite() && w >= 1.0 => Ok(w),
-        _ => Err(format!("{:?} is not a weight: expected a number of at least 1", text.trim())),
+        Ok(w) if (1.0..=MAX_WEIGHT).contains(&w) => Ok(w),
+        _ => Err(format!("{:?} is not a weight: expected a number from 1 to 100", text.trim())),
     }
 }
 
@@ -336,13 +515,20 @@ fn mebibytes(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("{} MiB is more memory than this machine can address", text.trim()))
 }
 
+/// The longest time limit: a year. Far longer than any search anyone waits for, and far from
+/// where adding it to the clock could overflow (`1e19` seconds did).
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
 fn seconds(text: &str) -> Result<Duration, String> {
     let bad = || format!("{:?} is not a time: expected a positive number of seconds", text.trim());
     let secs = text.trim().parse::<f64>().map_err(|_| bad())?;
     if !(secs.is_finite() && secs > 0.0) {
         return Err(bad());
     }
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("{} seconds is too long", text.trim()))
+    if secs > MAX_SECONDS {
+        return Err(format!("{} seconds is too long: at most 31536000 (a year)", text.trim()));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| bad())
 }
 
 fn threads(text: &str) -> Result<usize, String> {
@@ -376,6 +562,59 @@ mod tests {
         Cli::command().debug_assert();
     }
 
+    /// Parses an argument list the way the `cli_args` fuzz target does: NUL-separated.
+    fn parse_nul_separated(data: &[u8]) {
+        let Ok(text) = std::str::from_utf8(data) else { return };
+        let argv = std::iter::once("npuzzle").chain(text.split('\0'));
+        let _ = Cli::try_parse_from(argv);
+    }
+
+    #[test]
+    fn argument_lists_that_once_failed_the_fuzzer_parse_without_panicking() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+        let mut checked = 0;
+        for dir in ["regressions/cli_args", "seeds/cli_args"] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("the fuzz folder is there") {
+                let path = entry.expect("a readable directory").path();
+                if path.file_name().is_some_and(|n| n == ".gitkeep") {
+                    continue;
+                }
+                parse_nul_separated(&std::fs::read(&path).expect("a readable file"));
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// The stable counterpart of the `cli_args` fuzz target: any argument list, biased
+        /// towards real flags and values, parses or is refused, never panics.
+        #[test]
+        fn no_argument_list_panics(
+            args in prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(vec![
+                        "solve", "scramble", "check", "completions", "man", "--timeout",
+                        "--weight", "--max-memory", "--max-nodes", "--threads", "-a", "-f",
+                        "-g", "-i", "-s", "-n", "--seed", "--walk", "--goal", "--heuristic",
+                        "--optimal", "--blank", "-", "1e19", "1e308", "-0", "nan", "inf",
+                        "18446744073709551616", "0x10", "3x3", "4X4", "256x256", "snail",
+                        "1 2/3 0", "idastar", "LC", "json", "BASH",
+                    ]).prop_map(String::from),
+                    "[ -~]{0,12}",
+                    any::<String>(),
+                ],
+                0..8,
+            )
+        ) {
+            let _ = Cli::try_parse_from(std::iter::once("npuzzle".to_string()).chain(args));
+        }
+    }
+
     #[test]
     fn numbers_are_validated() {
         assert_eq!(mebibytes("64"), Ok(64 << 20));
@@ -388,7 +627,13 @@ mod tests {
         }
         assert!(weight("0.5").is_err());
         assert!(weight("NaN").is_err());
+        assert!(weight("1e15").is_err());
+        assert!(weight("inf").is_err());
         assert_eq!(weight("1.5"), Ok(1.5));
+        assert_eq!(weight("100"), Ok(100.0));
+        assert!(seconds("1e19").is_err());
+        assert!(seconds("31536001").is_err());
+        assert_eq!(seconds("31536000"), Ok(Duration::from_secs(31_536_000)));
         assert!(threads("0").is_err());
         assert!(threads("100000").is_err());
         assert!(count("1000001").is_err());

@@ -1,11 +1,15 @@
-//! Where boards come from: arguments, an input file or stdin; and the jobs made of them.
+//! Where boards come from: arguments, input files or stdin; and the jobs made of them.
+//!
+//! A batch is read whole (every file at most 64 MiB) and checked line by line before any
+//! board is solved, since one bad line rejects its file; the jobs are then made one at a
+//! time as they are solved, so that a long file never holds its boards in memory twice.
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use npuzzle_core::{Board, Goal, parse_board, parse_input};
+use npuzzle_core::{Board, Goal, Instances, parse_board};
 
 use crate::args::SolveArgs;
 
@@ -46,6 +50,11 @@ pub struct Task {
     pub board: Board,
     /// The goal board.
     pub goal: Board,
+    /// The goal's name (`blank-last`, `blank-first`, `snail`); `None` for an explicit board.
+    pub goal_name: Option<&'static str>,
+    /// Whether a `# goal:` line of the input set the goal (so that --goal does not change
+    /// it).
+    pub goal_from_file: bool,
 }
 
 /// A board that cannot be solved because the input is wrong.
@@ -72,69 +81,195 @@ pub struct Job {
     pub expected: Option<u32>,
 }
 
-/// Every board the command line names, in order: the BOARD arguments, then the --input file
-/// (or stdin when there is neither).
+/// Where boards come from, in command-line order.
+#[derive(Debug)]
+enum Source {
+    /// The n-th BOARD argument (one-based), when it is not a file.
+    Arg(usize, String),
+    /// A file or stdin: its name for messages, and its text.
+    File(String, String),
+}
+
+/// Every board the command line names, read and checked: the BOARD arguments (a board, or
+/// the name of a file holding boards, or `-` for stdin), then the --input file (or stdin
+/// when there is neither).
+#[derive(Debug)]
+pub struct Batch {
+    sources: Vec<Source>,
+    goal: Goal,
+    len: usize,
+}
+
+impl Batch {
+    /// Reads and checks every input the command line names.
+    ///
+    /// # Errors
+    /// When an input file cannot be read or parsed (a bad line rejects its whole file, and
+    /// so does a board that the goal does not fit), or there is no input at all. A wrong
+    /// BOARD argument is not an error here but an invalid job, so that the other boards are
+    /// solved.
+    pub fn read(args: &SolveArgs) -> anyhow::Result<Batch> {
+        let mut sources = Vec::new();
+        let mut stdin_read = false;
+        for (i, text) in args.boards.iter().enumerate() {
+            let path = Path::new(text.as_str());
+            let is_file = parse_board(text).is_err() && (text == "-" || path.is_file());
+            sources.push(if is_file {
+                read_file(path, &mut stdin_read)?
+            } else {
+                Source::Arg(i + 1, text.clone())
+            });
+        }
+        let input = match &args.input {
+            Some(path) => Some(path.as_path()),
+            None if args.boards.is_empty() => {
+                if io::stdin().is_terminal() {
+                    bail!(
+                        "no board given: pass BOARD arguments, --input FILE, or pipe boards on \
+                         stdin (see 'npuzzle solve --help')"
+                    );
+                }
+                Some(Path::new("-"))
+            }
+            None => None,
+        };
+        if let Some(path) = input {
+            sources.push(read_file(path, &mut stdin_read)?);
+        }
+        let mut batch = Batch { sources, goal: args.goal.clone(), len: 0 };
+        batch.len = batch.check()?;
+        Ok(batch)
+    }
+
+    /// How many boards the batch holds.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Checks every file line by line (the goal must fit each board); returns how many
+    /// boards there are.
+    fn check(&self) -> anyhow::Result<usize> {
+        let mut count = 0;
+        for source in &self.sources {
+            match source {
+                Source::Arg(..) => count += 1,
+                Source::File(name, text) => {
+                    for inst in Instances::new(text) {
+                        let inst = inst.with_context(|| name.clone())?;
+                        if let Goal::Board(goal) = inst.goal.as_deref().unwrap_or(&self.goal) {
+                            if goal.size() != inst.board.size() {
+                                let mismatch = npuzzle_core::GoalError::SizeMismatch {
+                                    goal: goal.size(),
+                                    board: inst.board.size(),
+                                };
+                                bail!("{name}: line {}: {mismatch}", inst.line);
+                            }
+                        }
+                        count += 1;
+                    }
+                }
+            }
+        }
+        Ok(count)
+    }
+
+    /// The jobs, made one at a time, in order.
+    pub fn jobs(&self) -> impl Iterator<Item = Job> + Send + '_ {
+        self.sources.iter().flat_map(move |source| -> Box<dyn Iterator<Item = Job> + Send + '_> {
+            match source {
+                Source::Arg(n, text) => Box::new(std::iter::once(self.arg_job(*n, text))),
+                Source::File(_, text) => Box::new(
+                    // Checked in `read`: every instance is valid and fits its goal.
+                    Instances::new(text).map_while(Result::ok).map(|inst| {
+                        let (goal, from_file) = match &inst.goal {
+                            Some(goal) => (&**goal, true),
+                            None => (&self.goal, false),
+                        };
+                        Job {
+                            origin: Origin::Line(inst.line),
+                            input: task(inst.board, goal, from_file),
+                            expected: inst.optimal,
+                        }
+                    }),
+                ),
+            }
+        })
+    }
+
+    /// The job of the n-th BOARD argument.
+    fn arg_job(&self, n: usize, text: &str) -> Job {
+        let input = match parse_board(text) {
+            Ok(board) => task(board, &self.goal, false),
+            Err(err) => {
+                let mut reason = err.to_string();
+                if !text.contains(char::is_whitespace) && text.contains(char::is_alphabetic) {
+                    reason.push_str(&format!(" (and there is no file named {text})"));
+                }
+                Err(Invalid {
+                    text: shorten(text),
+                    goal: explicit_goal(&self.goal),
+                    size: None,
+                    reason,
+                })
+            }
+        };
+        Job { origin: Origin::Arg(n), input, expected: None }
+    }
+}
+
+/// Reads a file (or stdin, for `-`, at most once) as a source.
+fn read_file(path: &Path, stdin_read: &mut bool) -> anyhow::Result<Source> {
+    if path == Path::new("-") {
+        if *stdin_read {
+            bail!("stdin is named twice: it can be read only once");
+        }
+        *stdin_read = true;
+    }
+    let (name, text) = read_text(path)?;
+    Ok(Source::File(name, text))
+}
+
+/// Reads the one board of a file (or stdin, for `-`), with the goal the file sets, if any.
 ///
 /// # Errors
-/// When the input file cannot be read or parsed, or there is no input at all. A wrong BOARD
-/// argument is not an error here but an invalid job, so that the other boards are solved.
-pub fn jobs(args: &SolveArgs) -> anyhow::Result<Vec<Job>> {
-    let mut jobs: Vec<Job> = args
-        .boards
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            let input = match parse_board(text) {
-                Ok(board) => task(board, &args.goal),
-                Err(err) => {
-                    let mut reason = err.to_string();
-                    if Path::new(text.trim()).is_file() {
-                        reason.push_str(" (to read boards from a file, use --input FILE)");
-                    }
-                    Err(Invalid {
-                        text: shorten(text),
-                        goal: explicit_goal(&args.goal),
-                        size: None,
-                        reason,
-                    })
-                }
-            };
-            Job { origin: Origin::Arg(i + 1), input, expected: None }
-        })
-        .collect();
-
-    let source = match &args.input {
-        Some(path) => Some(path.as_path()),
-        None if args.boards.is_empty() => {
-            if io::stdin().is_terminal() {
-                bail!(
-                    "no board given: pass BOARD arguments, --input FILE, or pipe boards on stdin \
-                     (see 'npuzzle solve --help')"
-                );
-            }
-            Some(Path::new("-"))
-        }
-        None => None,
-    };
-    if let Some(path) = source {
-        let (name, text) = read_text(path)?;
-        let instances = parse_input(&text).with_context(|| name.clone())?;
-        jobs.extend(instances.into_iter().map(|inst| {
-            let goal = inst.goal.as_ref().unwrap_or(&args.goal);
-            Job {
-                origin: Origin::Line(inst.line),
-                input: task(inst.board, goal),
-                expected: inst.optimal,
-            }
-        }));
+/// When the file cannot be read or parsed, or holds more than one board.
+pub fn read_one_board(path: &Path) -> anyhow::Result<(Board, Option<Goal>)> {
+    let (name, text) = read_text(path)?;
+    let mut instances = Instances::new(&text);
+    let first = instances.next().unwrap_or(Err(npuzzle_core::InputError::Empty));
+    let first = first.with_context(|| name.clone())?;
+    if let Some(second) = instances.next() {
+        let second = second.with_context(|| name.clone())?;
+        bail!("{name} holds several boards (a second one on line {}); give one", second.line);
     }
-    Ok(jobs)
+    Ok((first.board, first.goal.map(|g| (*g).clone())))
+}
+
+/// A board from an argument that may instead name a file holding one board (or be `-`).
+/// Returns the board and the goal the file sets, if any.
+///
+/// # Errors
+/// When the text is neither a board nor a readable file with one board.
+pub fn board_or_file(text: &str) -> anyhow::Result<(Board, Option<Goal>)> {
+    match parse_board(text) {
+        Ok(board) => Ok((board, None)),
+        Err(err) => {
+            let path = Path::new(text);
+            if text == "-" || path.is_file() {
+                read_one_board(path)
+            } else {
+                bail!("invalid BOARD: {err}");
+            }
+        }
+    }
 }
 
 /// The task of solving `board` towards `goal`, or why the goal does not fit the board.
-fn task(board: Board, goal: &Goal) -> Result<Task, Invalid> {
+fn task(board: Board, goal: &Goal, goal_from_file: bool) -> Result<Task, Invalid> {
     match goal.board(board.size()) {
-        Ok(goal) => Ok(Task { board, goal }),
+        Ok(goal_board) => {
+            Ok(Task { board, goal: goal_board, goal_name: goal.name(), goal_from_file })
+        }
         Err(err) => Err(Invalid {
             text: board.to_string(),
             goal: explicit_goal(goal),
@@ -163,7 +298,7 @@ fn shorten(text: &str) -> String {
 
 /// Reads a whole input file, or stdin for `-`, refusing more than [`MAX_INPUT`] bytes.
 /// Returns a name for messages and the text.
-fn read_text(path: &Path) -> anyhow::Result<(String, String)> {
+pub fn read_text(path: &Path) -> anyhow::Result<(String, String)> {
     let stdin = path == Path::new("-");
     let name = if stdin { "stdin".to_string() } else { path.display().to_string() };
     let mut bytes = Vec::new();

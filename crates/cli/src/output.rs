@@ -1,8 +1,8 @@
-//! The three output formats of `npuzzle solve`: text, moves and JSON lines.
+//! The output formats of `npuzzle solve`: text, moves, compact and JSON lines.
 
 use std::io::Write;
 
-use npuzzle_core::Board;
+use npuzzle_core::{Board, Perspective};
 use npuzzle_solver::{Algorithm, Heuristic, Note, Record, Solution, Status, thousands};
 
 use crate::args::SolveFormat;
@@ -14,33 +14,40 @@ pub struct Printer<W: Write> {
     out: W,
     format: SolveFormat,
     steps: bool,
+    perspective: Perspective,
     algorithm: Algorithm,
     heuristic: Heuristic,
     printed: usize,
 }
 
 impl<W: Write> Printer<W> {
-    /// A printer of `format`; `algorithm` and `heuristic` are the ones asked for, reported for
-    /// boards the solver never saw.
+    /// A printer of `format`; moves in the blank's directions when `blank` (except in JSON);
+    /// `algorithm` and `heuristic` are the ones asked for, reported for boards the solver
+    /// never saw.
     pub fn new(
         out: W,
         format: SolveFormat,
         steps: bool,
+        blank: bool,
         algorithm: Algorithm,
         heuristic: Heuristic,
     ) -> Printer<W> {
-        Printer { out, format, steps, algorithm, heuristic, printed: 0 }
+        let perspective = if blank { Perspective::Blank } else { Perspective::Tile };
+        Printer { out, format, steps, perspective, algorithm, heuristic, printed: 0 }
     }
 
     /// Writes one board's report.
     ///
     /// # Errors
     /// When the output cannot be written.
-    pub fn print(&mut self, report: &Report<'_>) -> anyhow::Result<()> {
+    pub fn print(&mut self, report: &Report) -> anyhow::Result<()> {
         match self.format {
             SolveFormat::Text => self.text(report)?,
-            SolveFormat::Moves => {
-                let moves = solved(report).map(|s| s.moves.to_string()).unwrap_or_default();
+            SolveFormat::Moves | SolveFormat::Compact => {
+                let compact = self.format == SolveFormat::Compact;
+                let moves = solved(report)
+                    .map(|s| s.moves.to_text(self.perspective, compact))
+                    .unwrap_or_default();
                 writeln!(self.out, "{moves}")?;
             }
             SolveFormat::Json => {
@@ -55,9 +62,11 @@ impl<W: Write> Printer<W> {
     }
 
     /// The board's record: the library's JSON object (the same as the web API's), with
-    /// what only the command line knows (the file's line and expected length).
-    fn json(&self, report: &Report<'_>) -> Record {
-        let job = report.job;
+    /// what only the command line knows (the file's line and expected length, and the
+    /// reasons in its own words).
+    fn json(&self, report: &Report) -> Record {
+        let job = &report.job;
+        let error = report.error().unwrap_or_default();
         let mut record = match (&job.input, report.solution()) {
             (Ok(t), Some(s)) => Record::new(&t.board, &t.goal, s),
             (Ok(t), None) => Record::invalid(
@@ -66,7 +75,7 @@ impl<W: Write> Printer<W> {
                 Some((t.board.width(), t.board.height())),
                 self.algorithm,
                 self.heuristic,
-                &report.error().unwrap_or_default(),
+                &error,
             ),
             (Err(inv), _) => Record::invalid(
                 &inv.text,
@@ -74,22 +83,23 @@ impl<W: Write> Printer<W> {
                 inv.size,
                 self.algorithm,
                 self.heuristic,
-                &report.error().unwrap_or_default(),
+                &error,
             ),
         };
         // What the replay found (a solver defect) wins over the solver's own account.
         record.tiles.clone_from(&report.tiles);
+        record.error = report.error();
         record.expected_length = job.expected;
         record.line = job.origin.line();
         record
     }
 
-    fn text(&mut self, report: &Report<'_>) -> std::io::Result<()> {
+    fn text(&mut self, report: &Report) -> std::io::Result<()> {
         let out = &mut self.out;
         if self.printed > 0 {
             writeln!(out)?;
         }
-        let job = report.job;
+        let job = &report.job;
         match &job.input {
             Ok(t) => write!(out, "board: {}  goal: {}", t.board, t.goal)?,
             Err(inv) => {
@@ -113,28 +123,40 @@ impl<W: Write> Printer<W> {
             s.stats.seconds,
         );
         match s.status {
-            Status::Unsolvable => {
-                writeln!(out, "unsolvable: {}", report.error().unwrap_or_default())
-            }
+            // The reason says "unsolvable towards ...".
+            Status::Unsolvable => writeln!(out, "{}", report.error().unwrap_or_default()),
             Status::Limit => {
                 writeln!(out, "limit: {} — {effort}", report.error().unwrap_or_default())
             }
             Status::Solved => {
                 let n = s.moves.len();
-                let optimal = if s.optimal { "optimal" } else { "not proven optimal" };
+                let optimal = match (s.optimal, s.lower_bound) {
+                    (true, _) => "optimal".to_string(),
+                    (false, Some(bound)) => format!("not proven optimal; lower bound {bound}"),
+                    (false, None) => "not proven optimal".to_string(),
+                };
                 let plural = if n == 1 { "" } else { "s" };
                 writeln!(
                     out,
                     "solved: {} move{plural} ({optimal}) — {effort}",
                     thousands(n as u64)
                 )?;
+                let whose = match self.perspective {
+                    Perspective::Tile => "",
+                    Perspective::Blank => " (blank directions)",
+                };
                 if n == 0 {
                     writeln!(out, "moves: (none: the board is the goal)")?;
                 } else {
-                    writeln!(out, "moves: {}", s.moves)?;
-                    let compact = s.moves.compact();
-                    if compact.len() < n {
-                        writeln!(out, "compact: {compact}")?;
+                    writeln!(out, "moves{whose}: {}", s.moves.to_text(self.perspective, false))?;
+                    let multi = s.moves.multi_tile_len();
+                    if multi < n {
+                        writeln!(
+                            out,
+                            "compact{whose}: {}",
+                            s.moves.to_text(self.perspective, true)
+                        )?;
+                        writeln!(out, "multi-tile metric: {} moves", thousands(multi as u64))?;
                     }
                 }
                 if let Some(note) = s.note() {
@@ -161,7 +183,7 @@ pub fn note_advice(solution: &Solution) -> &'static str {
 }
 
 /// The solution, when the board was solved.
-fn solved<'r>(report: &'r Report<'_>) -> Option<&'r Solution> {
+fn solved(report: &Report) -> Option<&Solution> {
     report.solution().filter(|s| s.status == Status::Solved)
 }
 

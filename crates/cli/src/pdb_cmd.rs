@@ -128,26 +128,6 @@ pub fn database_for(
     Ok(Some(db))
 }
 
-/// The tables for every goal among `jobs` that a database serves (see [`database_for`]).
-/// One job gets all `threads` for its one search; several are solved side by side instead.
-pub fn tables_for(
-    jobs: &[crate::input::Job],
-    options: &npuzzle_solver::Options,
-    threads: usize,
-) -> anyhow::Result<HashMap<Board, Databases>> {
-    let mut tables = HashMap::new();
-    let per_search = if jobs.len() == 1 { threads } else { 1 };
-    for job in jobs {
-        let Ok(task) = &job.input else { continue };
-        if tables.contains_key(&task.goal) {
-            continue;
-        }
-        let pdb = database_for(&task.goal, options.algorithm, options.heuristic)?;
-        tables.insert(task.goal.clone(), Databases { pdb, threads: per_search });
-    }
-    Ok(tables)
-}
-
 /// `blank-first` for a named goal, else the board.
 fn goal_name(goal: &Board) -> String {
     [Goal::BlankLast, Goal::BlankFirst, Goal::Snail]

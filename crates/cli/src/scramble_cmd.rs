@@ -5,10 +5,14 @@ use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
-use npuzzle_core::{Goal, Scrambler};
+use npuzzle_core::{Goal, Scrambler, Size};
 use serde::Serialize;
 
 use crate::args::{ScrambleArgs, ScrambleFormat};
+
+/// The side scrambled when neither --size nor an explicit goal board names one: the
+/// 15-puzzle, the board people mean by "sliding puzzle".
+const DEFAULT_SIDE: usize = 4;
 
 /// Random-walk steps one run may take in all: about ten seconds of work. Past that a run would
 /// look hung.
@@ -31,9 +35,7 @@ pub fn run(args: &ScrambleArgs) -> anyhow::Result<ExitCode> {
     let size = match (args.size, &args.goal) {
         (Some(size), _) => size,
         (None, Goal::Board(goal)) => goal.size(),
-        (None, _) => {
-            bail!("--size is required, for example --size 4x4 (see 'npuzzle scramble --help')")
-        }
+        (None, _) => Size::square(DEFAULT_SIDE)?,
     };
     let goal = args.goal.board(size).context("--goal")?;
     if let Some(k) = args.walk {
@@ -47,7 +49,7 @@ pub fn run(args: &ScrambleArgs) -> anyhow::Result<ExitCode> {
         Some(seed) => seed,
         None => {
             let seed = clock_seed();
-            eprintln!("# seed: {seed}");
+            crate::stdio::note(format_args!("# seed: {seed}"));
             seed
         }
     };

@@ -1,21 +1,33 @@
 //! `npuzzle solve`: solve every board, in parallel if asked, and report in input order.
+//!
+//! Boards stream: a batch is checked first (one bad line rejects its file), then each board
+//! is made, solved, printed and dropped, with at most a few boards per thread waiting to be
+//! printed, so that memory does not grow with the batch. Ctrl-C cancels the searches under
+//! way (they are reported as `limit`, "search cancelled", with their lower bound) and stops
+//! the batch, which says how many boards were done.
 
-use std::collections::{BTreeMap, HashMap};
-use std::io::{self, BufWriter};
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, IsTerminal};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::thread;
+use std::time::{Duration, Instant};
 
-use npuzzle_core::Board;
 use npuzzle_solver::{
-    Algorithm, Databases, Limit, Limits, Options, Reason, Solution, Status, solve_with,
+    Limit, Limits, Options, Reason, Solution, Solver, Status, Step, plan, thousands,
 };
 
+use crate::advice::{self, Given};
 use crate::args::SolveArgs;
-use crate::input::{self, Job};
+use crate::input::{Batch, Job};
 use crate::output::Printer;
+use crate::progress::{Mode, Progress};
+use crate::{interrupt, stdio};
+
+/// The exit status of a batch whose answers contradict the lengths its file gives.
+const EXIT_MISMATCH: u8 = 1;
 
 /// What became of one job.
 #[derive(Debug)]
@@ -28,34 +40,55 @@ pub enum Outcome {
 
 /// A job, its outcome, and what the command line derives from them.
 #[derive(Debug)]
-pub struct Report<'a> {
+pub struct Report {
     /// The job.
-    pub job: &'a Job,
+    pub job: Job,
     /// Its outcome.
     pub outcome: Outcome,
     /// The tile numbers the solution slides, in order (empty unless solved).
     pub tiles: Vec<u16>,
     /// Set when the solver's moves do not replay to the goal: a solver bug.
     pub replay_error: Option<String>,
+    /// Why the board was not solved, in the command line's words; `None` when it was.
+    pub error: Option<String>,
+    /// What to change after a limit, with the options given.
+    pub advice: Option<String>,
 }
 
-impl<'a> Report<'a> {
-    fn new(job: &'a Job, outcome: Outcome) -> Report<'a> {
-        let mut report = Report { job, outcome, tiles: Vec::new(), replay_error: None };
-        if let (Ok(task), Outcome::Done(s)) = (&job.input, &report.outcome) {
-            if s.status == Status::Solved {
-                // Replaying costs one swap per move: cheap insurance that what we print as a
-                // solution is one.
-                let mut end = task.board.clone();
-                report.replay_error = match end.apply_all(&s.moves) {
-                    Err(err) => Some(err.to_string()),
-                    Ok(()) if end != task.goal => Some(format!("the moves end at {end}")),
-                    Ok(()) => None,
-                };
-                report.tiles = task.board.tiles_moved(&s.moves).unwrap_or_default();
-            }
-        }
-        report
+impl Report {
+    fn new(job: Job, outcome: Outcome, given: &Given) -> Report {
+        let mut replay_error = None;
+        let mut tiles = Vec::new();
+        let mut advice = None;
+        let error = match (&job.input, &outcome) {
+            (_, Outcome::Invalid(reason)) => Some(reason.clone()),
+            (Ok(task), Outcome::Done(s)) => match &s.reason {
+                None => {
+                    // Replaying costs one swap per move: cheap insurance that what we print
+                    // as a solution is one.
+                    let mut end = task.board.clone();
+                    replay_error = match end.apply_all(&s.moves) {
+                        Err(err) => Some(err.to_string()),
+                        Ok(()) if end != task.goal => Some(format!("the moves end at {end}")),
+                        Ok(()) => None,
+                    };
+                    tiles = task.board.tiles_moved(&s.moves).unwrap_or_default();
+                    None
+                }
+                Some(Reason::Unsolvable(parity)) => Some(advice::unsolvable(task, parity)),
+                Some(Reason::Limit(_)) => {
+                    advice = advice::after_limit(s, given);
+                    let bound = s.lower_bound.map(|b| format!(" (lower bound {b})"));
+                    Some(s.error().unwrap_or_default() + &bound.unwrap_or_default())
+                }
+                Some(_) => {
+                    advice = advice::after_limit(s, given);
+                    s.error()
+                }
+            },
+            (Err(invalid), Outcome::Done(_)) => Some(invalid.reason.clone()),
+        };
+        Report { job, outcome, tiles, replay_error, error, advice }
     }
 
     /// The solution, when the solver ran.
@@ -68,10 +101,7 @@ impl<'a> Report<'a> {
 
     /// Why the board was not solved, in one line; `None` when it was.
     pub fn error(&self) -> Option<String> {
-        match &self.outcome {
-            Outcome::Invalid(reason) => Some(reason.clone()),
-            Outcome::Done(s) => s.error(),
-        }
+        self.error.clone()
     }
 
     /// The exit status this board calls for.
@@ -85,77 +115,165 @@ impl<'a> Report<'a> {
             },
         }
     }
+
+    /// Whether the answer contradicts the optimal length the input file gives: an optimal
+    /// answer of another length, or any answer shorter than it.
+    pub fn mismatch(&self) -> bool {
+        match (self.solution(), self.job.expected) {
+            (Some(s), Some(expected)) if s.status == Status::Solved => {
+                let len = s.moves.len() as u64;
+                let expected = u64::from(expected);
+                (s.optimal && len != expected) || len < expected
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Runs `npuzzle solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let jobs = input::jobs(args)?;
-    let threads = args.threads.clamp(1, jobs.len().max(1));
-    let cancel = Arc::new(AtomicBool::new(false));
+    let batch = Batch::read(args)?;
+    let total = batch.len();
+    let threads = args.threads.clamp(1, total.max(1));
+    let cancel = interrupt::install();
+    let timeout = args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT);
+    let given = Given {
+        algorithm: args.algorithm,
+        optimal: args.optimal,
+        timeout,
+        max_memory: args.max_memory,
+        threads,
+        max_nodes: args.max_nodes,
+    };
     let options = Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
         weight: args.weight,
         optimal: args.optimal,
-        improve: args.timeout.is_some(),
+        improve: args.improve.is_some(),
+        // The time the user allows is the time auto's optimal attempt may take (the policy
+        // keeps a fifth of it for the fallbacks); without --timeout, auto's own budget.
+        optimal_attempt: args.timeout,
         limits: Limits {
             max_nodes: args.max_nodes,
             // Each thread runs one search at a time, so this keeps the whole run under the
             // limit the user gave.
             max_memory: Some(args.max_memory / threads),
-            timeout: Some(args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT)),
+            timeout: Some(timeout),
             cancel: Some(Arc::clone(&cancel)),
         },
     };
-    let tables = crate::pdb_cmd::tables_for(&jobs, &options, args.threads)?;
+    let progress = Progress::new(Mode::choose(args.quiet, args.progress), total, threads);
     let mut printer = Printer::new(
         BufWriter::new(io::stdout().lock()),
         args.format,
         args.steps,
+        args.blank,
         args.algorithm,
         args.heuristic,
     );
-    let several = jobs.len() > 1;
+    let solver = Solver::new();
+    let several = total > 1;
+    let mut summary = Summary::default();
+    let started = Instant::now();
     let mut worst = 0u8;
-    for_each_outcome(&jobs, &options, &tables, threads, &cancel, |job, outcome| {
-        let report = Report::new(job, outcome);
-        printer.print(&report)?;
-        complain(&report, several);
+    // Pattern databases, found (or, for the small ones, built) once per goal on first use.
+    let databases = Databases::new(&options, 1);
+    let solve = |job: &Job| solve_job(&solver, &databases, job, &options, args.improve, &progress);
+    let result = for_each_outcome(batch.jobs(), threads, &cancel, solve, |job, outcome| {
+        let report = Report::new(job, outcome, &given);
+        progress.suspend(|| printer.print(&report))?;
+        progress.suspend(|| complain(&report, several));
+        summary.add(&report);
+        progress.board_done();
         worst = worst.max(report.exit_code());
         Ok(())
-    })?;
+    });
+    progress.finish();
+    result?;
+    if cancel.load(Ordering::SeqCst) {
+        // A single board has said so on its own line already.
+        if several {
+            stdio::complain(format_args!(
+                "cancelled: {} of {total} boards done",
+                summary.boards - summary.cancelled
+            ));
+        }
+        worst = worst.max(4);
+    }
+    let show_summary = !args.quiet && (args.summary || (several && io::stderr().is_terminal()));
+    if show_summary {
+        summary.print(started.elapsed());
+    }
+    if summary.mismatches > 0 {
+        worst = worst.max(EXIT_MISMATCH);
+    }
     Ok(ExitCode::from(worst))
 }
 
+/// How many boards may wait for their turn to be printed, per thread: enough to keep every
+/// thread busy behind a slow board, few enough that a long batch is never held in memory.
+const WINDOW_PER_THREAD: usize = 4;
+
 /// Solves every job on `threads` threads and hands the outcomes to `emit` in input order, as
-/// soon as each one and all before it are done. When `emit` fails (say, stdout was closed),
-/// the searches still running are cancelled and the error returned.
-fn for_each_outcome(
-    jobs: &[Job],
-    options: &Options,
-    tables: &HashMap<Board, Databases>,
+/// soon as each one and all before it are done. Jobs are taken from `jobs` as threads become
+/// free, at most a few per thread ahead of the next to print. When `emit` fails (say, stdout
+/// was closed), the searches still running are cancelled and the error returned; when
+/// `cancel` rises (Ctrl-C), no new job starts.
+fn for_each_outcome<I, S, E>(
+    jobs: I,
     threads: usize,
     cancel: &AtomicBool,
-    mut emit: impl FnMut(&Job, Outcome) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+    solve: S,
+    mut emit: E,
+) -> anyhow::Result<()>
+where
+    I: Iterator<Item = Job> + Send,
+    S: Fn(&Job) -> Outcome + Sync,
+    E: FnMut(Job, Outcome) -> anyhow::Result<()>,
+{
     if threads <= 1 {
         for job in jobs {
-            emit(job, solve_job(job, options, tables))?;
+            if cancel.load(Ordering::SeqCst) {
+                break;
+            }
+            let outcome = solve(&job);
+            emit(job, outcome)?;
         }
         return Ok(());
     }
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    struct Feed<I> {
+        jobs: I,
+        taken: usize,
+        printed: usize,
+        stop: bool,
+    }
+    let window = threads * WINDOW_PER_THREAD;
+    let feed = Mutex::new(Feed { jobs, taken: 0, printed: 0, stop: false });
+    let turn = Condvar::new();
+    let (tx, rx) = mpsc::channel::<(usize, Job, Outcome)>();
     thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let next = &next;
+            let (feed, turn, solve) = (&feed, &turn, &solve);
             scope.spawn(move || {
-                while !cancel.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs.get(i) else { break };
-                    if tx.send((i, solve_job(job, options, tables))).is_err() {
-                        break;
+                loop {
+                    let (i, job) = {
+                        let Ok(mut f) = feed.lock() else { return };
+                        while !f.stop && f.taken >= f.printed + window {
+                            let Ok(g) = turn.wait(f) else { return };
+                            f = g;
+                        }
+                        if f.stop || cancel.load(Ordering::SeqCst) {
+                            return;
+                        }
+                        let Some(job) = f.jobs.next() else { return };
+                        f.taken += 1;
+                        (f.taken - 1, job)
+                    };
+                    let outcome = solve(&job);
+                    if tx.send((i, job, outcome)).is_err() {
+                        return;
                     }
                 }
             });
@@ -164,101 +282,221 @@ fn for_each_outcome(
         drop(tx);
         let mut waiting = BTreeMap::new();
         let mut printed = 0;
-        for (i, outcome) in rx {
-            waiting.insert(i, outcome);
-            while let Some(outcome) = waiting.remove(&printed) {
-                if let Err(err) = emit(&jobs[printed], outcome) {
-                    cancel.store(true, Ordering::Relaxed);
+        let stop = |feed: &Mutex<Feed<I>>| {
+            if let Ok(mut f) = feed.lock() {
+                f.stop = true;
+            }
+            turn.notify_all();
+        };
+        for (i, job, outcome) in rx {
+            waiting.insert(i, (job, outcome));
+            while let Some((job, outcome)) = waiting.remove(&printed) {
+                if let Err(err) = emit(job, outcome) {
+                    cancel.store(true, Ordering::SeqCst);
+                    stop(&feed);
                     return Err(err);
                 }
                 printed += 1;
+                if let Ok(mut f) = feed.lock() {
+                    f.printed = printed;
+                }
+                turn.notify_all();
             }
         }
         Ok(())
     })
 }
 
-fn solve_job(job: &Job, options: &Options, tables: &HashMap<Board, Databases>) -> Outcome {
+/// Solves one job under `options`; with `improve`, a board that the reduction solver's
+/// anytime mode answers gets that much time for it (within the timeout).
+fn solve_job(
+    solver: &Solver,
+    databases: &Databases,
+    job: &Job,
+    options: &Options,
+    improve: Option<Duration>,
+    progress: &Progress,
+) -> Outcome {
     let task = match &job.input {
         Ok(task) => task,
         Err(invalid) => return Outcome::Invalid(invalid.reason.clone()),
     };
+    let improving = improve.filter(|_| {
+        plan(task.board.size(), options)
+            .is_ok_and(|p| p.steps.iter().any(|s| matches!(s, Step::Reduction { improve: true })))
+    });
+    let local;
+    let options = match improving {
+        Some(improve) => {
+            let mut o = options.clone();
+            o.limits.timeout = o.limits.timeout.map(|t| t.min(improve)).or(Some(improve));
+            local = o;
+            &local
+        }
+        None => options,
+    };
     // A solver bug must not take the other boards of a batch down with it; the panic hook has
     // already printed the details.
-    let none = Databases::default();
-    let tables = tables.get(&task.goal).unwrap_or(&none);
-    match panic::catch_unwind(AssertUnwindSafe(|| {
-        solve_with(&task.board, &task.goal, options, tables)
-    })) {
+    let solve = || match databases.get(&task.goal) {
+        Some(tables) => npuzzle_solver::solve_with(&task.board, &task.goal, options, &tables),
+        None => solver.solve_observed(&task.board, &task.goal, options, progress.watcher()),
+    };
+    match panic::catch_unwind(AssertUnwindSafe(solve)) {
         Ok(Ok(solution)) => Outcome::Done(solution),
         Ok(Err(err)) => Outcome::Invalid(err.to_string()),
         Err(_) => Outcome::Invalid("internal error: the solver panicked on this board".into()),
     }
 }
 
-/// Writes the one-line reasons and warnings for a board to stderr.
-fn complain(report: &Report<'_>, several: bool) {
-    let at = if several { format!("{}: ", report.job.origin.label()) } else { String::new() };
-    if let Some(err) = &report.replay_error {
-        eprintln!("npuzzle: bug: {at}the solver's moves do not solve the board: {err}");
-    }
-    if let Some(error) = report.error() {
-        match report.solution() {
-            Some(s) if s.status == Status::Limit => match limit_hint(s) {
-                Some(hint) => eprintln!("npuzzle: {at}limit reached: {error}; {hint}"),
-                None => eprintln!("npuzzle: {at}limit reached: {error}"),
-            },
-            Some(s) if s.status == Status::Unsolvable => {
-                eprintln!("npuzzle: {at}unsolvable: {error}");
-            }
-            _ => eprintln!("npuzzle: {at}invalid input: {error}"),
+/// The pattern databases of a run, by goal: looked up in the cache (and the small ones built)
+/// the first time a goal is met. A goal no database serves, or one whose database could not
+/// be had (the reason is said once), is solved by the plain solver.
+struct Databases {
+    algorithm: npuzzle_solver::Algorithm,
+    heuristic: npuzzle_solver::Heuristic,
+    threads: usize,
+    by_goal: std::sync::Mutex<
+        std::collections::HashMap<npuzzle_core::Board, Option<npuzzle_solver::Databases>>,
+    >,
+}
+
+impl Databases {
+    fn new(options: &Options, threads: usize) -> Databases {
+        Databases {
+            algorithm: options.algorithm,
+            heuristic: options.heuristic,
+            threads,
+            by_goal: std::sync::Mutex::default(),
         }
     }
-    if let (Some(s), Some(expected)) = (report.solution(), report.job.expected) {
-        let len = s.moves.len() as u64;
-        let expected = u64::from(expected);
-        if s.status == Status::Solved && ((s.optimal && len != expected) || len < expected) {
+
+    fn get(&self, goal: &npuzzle_core::Board) -> Option<npuzzle_solver::Databases> {
+        let mut map = self.by_goal.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(goal.clone())
+            .or_insert_with(|| {
+                match crate::pdb_cmd::database_for(goal, self.algorithm, self.heuristic) {
+                    Ok(Some(pdb)) => {
+                        Some(npuzzle_solver::Databases { pdb: Some(pdb), threads: self.threads })
+                    }
+                    Ok(None) => None,
+                    Err(err) => {
+                        stdio::complain(format_args!("warning: {err:#}"));
+                        None
+                    }
+                }
+            })
+            .clone()
+    }
+}
+
+/// Writes the one-line reasons and warnings for a board to stderr.
+fn complain(report: &Report, several: bool) {
+    let at = if several { format!("{}: ", report.job.origin.label()) } else { String::new() };
+    if let Some(err) = &report.replay_error {
+        stdio::complain(format_args!("bug: {at}the solver's moves do not solve the board: {err}"));
+    }
+    if let Some(error) = report.error() {
+        let advice = report.advice.as_ref().map(|a| format!("; {a}")).unwrap_or_default();
+        match report.solution().map(|s| s.status) {
+            Some(Status::Limit) => {
+                stdio::complain(format_args!("{at}limit reached: {error}{advice}"));
+            }
+            // The reason starts "unsolvable towards ...".
+            Some(Status::Unsolvable) => stdio::complain(format_args!("{at}{error}")),
+            _ => stdio::complain(format_args!("{at}invalid input: {error}")),
+        }
+    }
+    if report.mismatch() {
+        if let (Some(s), Some(expected)) = (report.solution(), report.job.expected) {
             let kind = if s.optimal { "an optimal" } else { "a" };
-            eprintln!(
-                "npuzzle: warning: {at}found {kind} solution of {len} moves but the input says \
-                 the optimum is {expected}: one of them is wrong"
-            );
+            stdio::complain(format_args!(
+                "warning: {at}found {kind} solution of {} moves but the input says the optimum \
+                 is {expected}: one of them is wrong",
+                s.moves.len()
+            ));
         }
     }
 }
 
-/// What to try after a limit stopped the search of `solution`, in the command line's words;
-/// `None` when there is nothing to suggest (the user cancelled).
-fn limit_hint(solution: &Solution) -> Option<String> {
-    let limit = match solution.reason {
-        Some(Reason::Limit(Limit::Cancelled)) => return None,
-        Some(Reason::Limit(limit)) => limit,
-        Some(Reason::Exhausted | Reason::Reduction(_)) => {
-            return Some("this is a bug in npuzzle: please report the board".to_string());
+/// Counts of a batch, for the summary line.
+#[derive(Debug, Default)]
+struct Summary {
+    boards: usize,
+    solved: usize,
+    optimal: usize,
+    unsolvable: usize,
+    limit: usize,
+    cancelled: usize,
+    invalid: usize,
+    moves: u64,
+    expanded: u64,
+    mismatches: usize,
+    mismatch_at: Vec<String>,
+}
+
+impl Summary {
+    fn add(&mut self, report: &Report) {
+        self.boards += 1;
+        match report.solution() {
+            None => self.invalid += 1,
+            Some(s) => {
+                self.expanded += s.stats.expanded;
+                match s.status {
+                    Status::Solved => {
+                        self.solved += 1;
+                        self.optimal += usize::from(s.optimal);
+                        self.moves += s.moves.len() as u64;
+                    }
+                    Status::Unsolvable => self.unsolvable += 1,
+                    Status::Limit if s.limit() == Some(Limit::Cancelled) => self.cancelled += 1,
+                    Status::Limit => self.limit += 1,
+                }
+            }
         }
-        _ => return None,
-    };
-    let algorithm = solution.algorithm;
-    Some(match algorithm {
-        Algorithm::Bfs
-        | Algorithm::Dfs
-        | Algorithm::Dijkstra
-        | Algorithm::AStar
-        | Algorithm::Greedy
-        | Algorithm::WAStar => format!(
-            "{algorithm} keeps every position it reaches: try --algorithm idastar (memory-free) \
-             or the default auto"
-        ),
-        Algorithm::Iddfs => "uninformed search cannot cope with this board: try \
-                             --algorithm idastar (optimal, little memory) or --algorithm auto"
-            .to_string(),
-        Algorithm::IdaStar if matches!(limit, Limit::Time(_) | Limit::Nodes(_)) => {
-            "try --algorithm wastar or the default auto (fast, not optimal), or raise \
-             --timeout or --max-nodes"
-                .to_string()
+        if report.mismatch() {
+            self.mismatches += 1;
+            if self.mismatch_at.len() < 10 {
+                self.mismatch_at.push(report.job.origin.label());
+            }
         }
-        _ => "raise --max-nodes, --max-memory or --timeout, or try another algorithm, such as \
-              --algorithm auto"
-            .to_string(),
-    })
+    }
+
+    /// `npuzzle: summary: 10 boards: 8 solved (7 optimal), 1 unsolvable, 1 limit; mean
+    /// length 45.3; 12,345,678 nodes expanded; 12.3 s`, and a line for mismatches.
+    fn print(&self, elapsed: Duration) {
+        let mut parts = vec![format!("{} solved ({} optimal)", self.solved, self.optimal)];
+        for (n, what) in [
+            (self.unsolvable, "unsolvable"),
+            (self.limit, "limit"),
+            (self.cancelled, "cancelled"),
+            (self.invalid, "invalid"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        let mean = if self.solved > 0 {
+            format!("; mean length {:.1}", self.moves as f64 / self.solved as f64)
+        } else {
+            String::new()
+        };
+        stdio::complain(format_args!(
+            "summary: {} board{}: {}{mean}; {} nodes expanded; {:.1} s",
+            self.boards,
+            if self.boards == 1 { "" } else { "s" },
+            parts.join(", "),
+            thousands(self.expanded),
+            elapsed.as_secs_f64()
+        ));
+        if self.mismatches > 0 {
+            let more = if self.mismatches > self.mismatch_at.len() { ", ..." } else { "" };
+            stdio::complain(format_args!(
+                "summary: {} answer{} contradict{} the file's optimal length ({}{more})",
+                self.mismatches,
+                if self.mismatches == 1 { "" } else { "s" },
+                if self.mismatches == 1 { "s" } else { "" },
+                self.mismatch_at.join(", ")
+            ));
+        }
+    }
 }

@@ -208,16 +208,19 @@ fn invalid_boards_exit_2_with_the_reason() {
     }
     let run = npuzzle(&["solve", "--goal", "1 2/3 0", HARD_3]);
     run.assert_fails(2, "goal is 2x2 but the board is 3x3");
-    // A file name given where a board goes gets a hint.
-    let path = scratch_file("not-a-board.txt", "1 2 3/4 5 6/7 0 8\n");
-    npuzzle(&["solve", path.to_str().unwrap()]).assert_fails(2, "use --input FILE");
+    // A word that is neither a board nor a file says both.
+    npuzzle(&["solve", "boards.txt"])
+        .assert_fails(2, "\"boards.txt\" is not a number (and there is no file named boards.txt)");
 }
 
 #[test]
 fn bad_flags_exit_2_with_one_line() {
     for (args, reason) in [
-        (&["solve", "--algorithm", "quantum", HARD_3][..], "unknown algorithm \"quantum\""),
-        (&["solve", "--heuristic", "psychic", HARD_3], "unknown heuristic \"psychic\""),
+        (
+            &["solve", "--algorithm", "quantum", HARD_3][..],
+            "invalid value 'quantum' for --algorithm",
+        ),
+        (&["solve", "--heuristic", "psychic", HARD_3], "invalid value 'psychic' for --heuristic"),
         (&["solve", "--goal", "nonsense", HARD_3], "invalid goal"),
         (&["solve", "--max-nodes", "99999999999999999999999", HARD_3], "too large"),
         (&["solve", "--max-nodes", "-5", HARD_3], "--max-nodes"),
@@ -233,7 +236,6 @@ fn bad_flags_exit_2_with_one_line() {
         (&["solve", "--bogus", HARD_3], "--bogus"),
         (&["frobnicate"], "frobnicate"),
         (&[], "missing command"),
-        (&["scramble"], "--size is required"),
         (&["scramble", "--size", "1x1"], "out of range"),
         (&["scramble", "--size", "99999999999999999999999x3"], "out of range"),
         (&["scramble", "--size", "3x3", "--count", "1000001"], "--count"),
@@ -659,4 +661,879 @@ fn bench_reports_every_instance_and_fails_on_a_wrong_length() {
     assert_eq!(korf.code, 0, "{}", korf.stderr);
     assert!(korf.stdout.contains("total: 2 instances, 2 as expected"), "{}", korf.stdout);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the binary with the given stdout and stderr, returning the exit status and what was
+/// captured of stderr (when it is piped).
+fn npuzzle_to(args: &[&str], stdout: Stdio, stderr: Stdio) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .output()
+        .expect("the binary runs");
+    (out.status.code().expect("exited, not killed"), String::from_utf8_lossy(&out.stderr).into())
+}
+
+/// `/dev/full`, where every write fails with "no space left on device".
+fn dev_full() -> Stdio {
+    std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full opens").into()
+}
+
+#[test]
+fn usage_errors_keep_clap_suggestions_in_one_line() {
+    for (args, line) in [
+        (
+            &["solve", "--algoritm", "astar", HARD_3][..],
+            "npuzzle: unexpected argument '--algoritm' (did you mean '--algorithm'?) (see --help)",
+        ),
+        (
+            &["solve", "--format", "jsno", HARD_3],
+            "npuzzle: invalid value 'jsno' for --format: expected text, moves, compact or json (see \
+             --help)",
+        ),
+        (
+            &["solve", "-a", "quantum", HARD_3],
+            "npuzzle: invalid value 'quantum' for --algorithm: expected auto, bfs, dfs, iddfs, \
+             dijkstra, greedy, astar, wastar, idastar, table or reduction (see --help)",
+        ),
+        (
+            &["solve", "--heuristic", "psychic", HARD_3],
+            "npuzzle: invalid value 'psychic' for --heuristic: expected auto, hamming, manhattan \
+             or linear-conflict (see --help)",
+        ),
+        (&["solv", HARD_3], "npuzzle: unknown command 'solv' (did you mean 'solve'?) (see --help)"),
+        (
+            &["scramble", "--format", "yaml"],
+            "npuzzle: invalid value 'yaml' for --format: expected text or json (see --help)",
+        ),
+        (
+            &["completions", "tcsh"],
+            "npuzzle: invalid value 'tcsh' for <SHELL>: expected bash, elvish, fish, powershell or \
+             zsh (see --help)",
+        ),
+    ] {
+        let run = npuzzle(args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.stderr, format!("{line}\n"), "{args:?}");
+    }
+}
+
+#[test]
+fn values_are_read_in_any_case() {
+    let run = npuzzle(&[
+        "solve",
+        "-f",
+        "JSON",
+        "-a",
+        "IDAStar",
+        "--heuristic",
+        "Manhattan",
+        "-g",
+        "SNAIL",
+        "1 2 3/8 4 0/7 6 5",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(
+        (r["algorithm"].as_str(), r["heuristic"].as_str()),
+        (Some("idastar"), Some("manhattan"))
+    );
+    assert_eq!(r["moves"], "R");
+    let scramble = npuzzle(&["scramble", "-s", "3X3", "-f", "Json", "--seed", "1"]);
+    assert_eq!(scramble.code, 0, "{}", scramble.stderr);
+    assert_eq!(scramble.json_lines()[0]["size"], "3x3");
+    assert_eq!(npuzzle(&["completions", "BASH"]).code, 0);
+}
+
+#[test]
+fn a_file_or_stdin_error_is_said_once_and_names_the_wrong_line() {
+    let run = npuzzle_with_stdin(&["solve"], Some("bad\n"));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr, "npuzzle: stdin: line 1: \"bad\" is not a number\n");
+    // A 42-style file: the row that is short, on its own line.
+    let path =
+        scratch_file("short-row-42.txt", "# This puzzle is solvable\n3\n 8 6 7\n 2 5\n 3 0 1\n");
+    let run = npuzzle(&["solve", "--input", path.to_str().unwrap()]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!("npuzzle: {}: line 4: row 2 has 2 cells, expected 3\n", path.display())
+    );
+    // A grid: the second copy of a tile.
+    let run = npuzzle_with_stdin(&["solve"], Some("1 2 3\n4 5 6\n7 5 0\n"));
+    assert_eq!(run.stderr, "npuzzle: stdin: line 3: tile 5 appears twice\n");
+    let run = npuzzle_with_stdin(&["solve"], Some("3\n1 2 3\n4 5 6\n"));
+    assert_eq!(run.stderr, "npuzzle: stdin: line 1: the size line says 3 rows, found 2\n");
+    // Goal comments: the reason is said once too.
+    let run = npuzzle_with_stdin(&["solve"], Some("# goal: x\n1 2/3 0\n"));
+    assert_eq!(
+        run.stderr,
+        "npuzzle: stdin: line 1: invalid goal \"x\": expected blank-last, blank-first, snail or \
+         a board (\"x\" is not a number)\n"
+    );
+}
+
+#[test]
+fn messages_name_the_right_numbers() {
+    // More numbers than any board holds is not a "65537x1" board.
+    let many = "1 ".repeat(65_537);
+    let run = npuzzle_with_stdin(&["solve"], Some(&many));
+    assert_eq!(
+        run.stderr,
+        "npuzzle: stdin: line 1: more than 65536 tiles: the largest board is 256x256\n"
+    );
+    // Rows of one cell separated by '/' are not a 42-style size line saying "1x1".
+    let run = npuzzle(&["solve", "1/2/0"]);
+    run.assert_fails(2, "size 1x3 is out of range: each side must be 2 to 256");
+    npuzzle(&["solve", "1 2/3"]).assert_fails(2, "row 2 has 1 cell, expected 2");
+    // Moves are counted from 1.
+    let run = npuzzle(&["check", "1 2 3/4 5 6/7 8 0", "RRR"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: wrong: move 3 (R) is illegal: no tile can slide right into the blank\n"
+    );
+    let run = npuzzle(&["check", "1 2 3/4 5 6/7 8 0", "RRX"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid MOVES: invalid move 'X' at character 3: expected U, D, L or R\n"
+    );
+}
+
+#[test]
+fn goal_comments_in_any_case_or_inside_a_board_apply_and_a_goal_that_does_not_fit_rejects_the_file()
+{
+    let snail = "1 2 3/8 0 4/7 6 5";
+    for text in [
+        "# Goal: snail\n3\n1 2 3\n8 4 0\n7 6 5\n",
+        "3\n# goal: snail\n1 2 3\n8 4 0\n7 6 5\n",
+        "1 2 3\n8 4 0\n# GOAL: snail\n7 6 5\n",
+        "#goal:snail\n1 2 3/8 4 0/7 6 5\n",
+    ] {
+        let run = npuzzle_with_stdin(&["solve", "-f", "json"], Some(text));
+        assert_eq!(run.code, 0, "{text:?}: {}", run.stderr);
+        let r = &run.json_lines()[0];
+        assert_eq!(r["goal"], snail, "{text:?}");
+        assert_eq!(r["moves"], "R", "{text:?}");
+    }
+    // A goal line whose board does not fit rejects the file: no board is solved.
+    let run = npuzzle_with_stdin(
+        &["solve", "-f", "moves"],
+        Some("1 2 3/4 5 6/7 0 8\n# goal: 1 2/3 0\n1 2/0 3\n1 2 3/4 5 6/7 0 8\n"),
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "npuzzle: stdin: line 4: the goal set on line 2 is 2x2 but the board is 3x3\n"
+    );
+    // So does a --goal board that does not fit a board of the file.
+    let run = npuzzle_with_stdin(&["solve", "-g", "1 2/3 0"], Some("1 2/0 3\n1 2 3/4 5 6/7 0 8\n"));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "npuzzle: stdin: line 2: goal is 2x2 but the board is 3x3\n");
+}
+
+#[test]
+fn blanks_written_as_dot_or_underscore_and_digit_strings_are_boards() {
+    for board in
+        ["8 6 7/2 5 4/3 . 1", "8 6 7/2 5 4/3 _ 1", "867254301", "867/254/3.1", "8,6,7,2,5,4,3,.,1"]
+    {
+        let run = npuzzle(&["solve", "-f", "json", board]);
+        assert_eq!(run.code, 0, "{board}: {}", run.stderr);
+        assert_eq!(run.json_lines()[0]["board"], HARD_3, "{board}");
+    }
+    // What --steps prints reads back.
+    let run = npuzzle(&["solve", "--steps", "1 2 3/4 5 6/0 7 8"]);
+    let grid = run.stdout.split("\n\n").find(|b| b.starts_with("move 1:")).unwrap();
+    let grid = grid.split_once('\n').unwrap().1;
+    assert_eq!(grid, "1 2 3\n4 5 6\n7 . 8");
+    let again = npuzzle_with_stdin(&["solve", "-f", "moves"], Some(grid));
+    assert_eq!(again.stdout, "L\n", "{}", again.stderr);
+    npuzzle(&["solve", "123450"]).assert_fails(
+        2,
+        "6 digits in a digit string: write 4 or 9 digits (2x2 or 3x3), rows as 123/450, or \
+         separate the tiles with spaces",
+    );
+}
+
+#[test]
+fn grids_separated_by_blank_lines_are_several_boards() {
+    let text =
+        "1 2 3\n4 5 6\n0 7 8\n\n8 6 7\n2 5 4\n3 . 1\n\n# This puzzle is solvable\n2\n1 2\n0 3\n";
+    let run = npuzzle_with_stdin(&["solve", "-f", "json"], Some(text));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json_lines();
+    let boards: Vec<&str> = r.iter().map(|r| r["board"].as_str().unwrap()).collect();
+    assert_eq!(boards, ["1 2 3/4 5 6/0 7 8", HARD_3, "1 2/0 3"]);
+    let lines: Vec<u64> = r.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [1, 5, 10]);
+    assert_eq!(r[1]["length"], 31);
+}
+
+#[test]
+fn solve_reads_a_file_or_stdin_named_as_a_board_argument() {
+    let path = scratch_file("two-boards.txt", "1 2 3/4 5 6/7 0 8\n1 2 3/4 5 6/0 7 8\n");
+    let run = npuzzle(&["solve", "-f", "moves", "1 2/0 3", path.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "L\nL\nLL\n");
+    let run =
+        npuzzle_with_stdin(&["solve", "-f", "moves", "-", "1 2/0 3"], Some("1 2 3/4 5 6/7 0 8\n"));
+    assert_eq!(run.stdout, "L\nL\n", "{}", run.stderr);
+    let run = npuzzle_with_stdin(&["solve", "-", "--input", "-"], Some("1 2/0 3\n"));
+    assert_eq!(run.stderr, "npuzzle: stdin is named twice: it can be read only once\n");
+}
+
+#[test]
+fn a_byte_order_mark_and_cr_only_line_ends_are_read() {
+    let path = scratch_file("bom.txt", "\u{feff}# goal: snail\r\n3\r\n1 2 3\r\n8 4 0\r\n7 6 5\r\n");
+    let run = npuzzle(&["solve", "-f", "moves", path.to_str().unwrap()]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, "R\n"), "{}", run.stderr);
+    // Classic Mac OS line ends: a lone CR.
+    let run =
+        npuzzle_with_stdin(&["solve", "-f", "json"], Some("1 2 3\r4 5 6\r0 7 8\r\r1 2/0 3\r"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = run.json_lines();
+    assert_eq!(r.len(), 2);
+    assert_eq!((r[0]["moves"].as_str(), r[1]["line"].as_u64()), (Some("LL"), Some(5)));
+}
+
+#[test]
+fn completions_list_the_subcommands_and_the_algorithm_and_heuristic_names() {
+    for shell in ["bash", "zsh", "fish"] {
+        let run = npuzzle(&["completions", shell]);
+        assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        for word in
+            ["solve", "scramble", "check", "--algorithm", "idastar", "linear-conflict", "snail"]
+        {
+            let word = if shell == "fish" { word.trim_start_matches("--") } else { word };
+            if word == "snail" {
+                continue;
+            }
+            assert!(run.stdout.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let man = npuzzle(&["man"]);
+    assert_eq!(man.code, 0);
+    assert!(man.stdout.starts_with(".ie \\n(.g .ds Aq"), "{}", &man.stdout[..80]);
+    assert!(man.stdout.contains(".TH npuzzle 1"));
+    assert!(man.stdout.contains("solve"));
+}
+
+#[test]
+fn short_options_and_scramble_defaults_to_4x4() {
+    let path = scratch_file("short-options.txt", "1 2 3/8 4 0/7 6 5\n");
+    let run = npuzzle(&[
+        "solve",
+        "-i",
+        path.to_str().unwrap(),
+        "-g",
+        "snail",
+        "-f",
+        "moves",
+        "-a",
+        "astar",
+    ]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, "R\n"), "{}", run.stderr);
+    let run = npuzzle(&["scramble", "-s", "3x2", "-n", "3", "--seed", "5"]);
+    assert_eq!(run.stdout.lines().count(), 3);
+    assert!(run.stdout.lines().all(|l| l.parse::<Board>().unwrap().size().to_string() == "3x2"));
+    let run = npuzzle(&["scramble", "--seed", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.trim().parse::<Board>().unwrap().size().to_string(), "4x4");
+}
+
+#[test]
+fn check_says_whether_moves_reach_the_goal_in_words() {
+    let run = npuzzle(&["check", HARD_3, "DDLURRULLDRRDLLURURDDLUURDDLLUU", "--optimal"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "board: 8 6 7/2 5 4/3 0 1  goal: 1 2 3/4 5 6/7 8 0\n\
+         ok: 31 moves reach the goal (21 in the multi-tile metric)\n\
+         optimal: 31 moves (gap 0)\n"
+    );
+    assert_eq!(run.stderr, "");
+    // Compact, lower case, spaces: the same moves.
+    let run = npuzzle(&["check", HARD_3, "d2lur2ul2dr2dl2 urur d2lu2rd2l2u2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // A longer path to the goal: fine without --optimal, a gap with it.
+    let run = npuzzle(&["check", "1 2 3/4 5 6/7 0 8", "LRL"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout.lines().nth(1),
+        Some("ok: 3 moves reach the goal (3 in the multi-tile metric)")
+    );
+    let run = npuzzle(&["check", "1 2 3/4 5 6/7 0 8", "LRL", "--optimal"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.lines().nth(2), Some("optimal: 1 moves (gap 2)"));
+    assert_eq!(run.stderr, "npuzzle: not optimal: 3 moves, the optimum is 1 (gap 2)\n");
+
+    // Wrong: an illegal move, or another end position.
+    let run = npuzzle(&["check", "1 2 3/4 5 6/0 7 8", "LLL"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout.lines().nth(1),
+        Some("wrong: move 3 (L) is illegal: no tile can slide left into the blank")
+    );
+    let run = npuzzle(&["check", "1 2 3/4 5 6/0 7 8", "L"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout.lines().nth(1),
+        Some("wrong: the 1 move ends at 1 2 3/4 5 6/7 0 8, not at the goal")
+    );
+    assert_eq!(
+        run.stderr,
+        "npuzzle: wrong: the 1 move ends at 1 2 3/4 5 6/7 0 8, not at the goal\n"
+    );
+
+    // Unsolvable: no move list can be right, and --optimal says why.
+    let run = npuzzle(&["check", UNSOLVABLE_3, "", "--optimal"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains(
+            "optimal: none: the board cannot reach the goal (the tile permutation is odd"
+        )
+    );
+}
+
+#[test]
+fn check_reads_every_move_notation() {
+    let b = "1 2 3/4 5 6/0 7 8";
+    for (moves, extra) in [
+        ("LL", None),
+        ("L2", None),
+        ("RR", Some("--blank")),
+        ("r2", Some("--blank")),
+        ("7 8", None),
+        ("7,8", None),
+    ] {
+        let mut args = vec!["check", b, moves];
+        args.extend(extra);
+        let run = npuzzle(&args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    let run = npuzzle(&["check", b, "7 1"]);
+    assert_eq!(run.stderr, "npuzzle: wrong: move 2: tile 1 is not next to the blank\n");
+    let run = npuzzle(&["check", b, "7 8", "--blank"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid MOVES: --blank applies to move letters, and these are tile numbers\n"
+    );
+    // Moves from stdin, as another solver prints them.
+    let solved = npuzzle(&["solve", "-f", "moves", HARD_3]);
+    let run = npuzzle_with_stdin(&["check", HARD_3, "-"], Some(&solved.stdout));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The board from a 42-style file, with its goal comment.
+    let path = scratch_file("check42.txt", "# goal: snail\n3\n1 2 3\n8 4 0\n7 6 5\n");
+    let run = npuzzle(&["check", path.to_str().unwrap(), "R"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("board: 1 2 3/8 4 0/7 6 5  goal: 1 2 3/8 0 4/7 6 5\n"));
+    let two = scratch_file("check-two.txt", "1 2/0 3\n1 2/3 0\n");
+    npuzzle(&["check", two.to_str().unwrap(), "L"])
+        .assert_fails(2, "holds several boards (a second one on line 2); give one");
+}
+
+#[test]
+fn check_json_and_the_compact_limit() {
+    let run = npuzzle(&["check", "1 2 3/4 5 6/0 7 8", "RR", "--blank", "--optimal", "-f", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(
+        *r,
+        serde_json::json!({
+            "board": "1 2 3/4 5 6/0 7 8", "goal": BLANK_LAST_3, "reaches_goal": true, "length": 2,
+            "multi_tile_length": 1, "moves": "LL", "end": BLANK_LAST_3, "error": null,
+            "optimal_length": 2, "gap": 0, "optimal": true
+        })
+    );
+    // The longest run a compact count names reads back; one more is refused with the limit.
+    let run = npuzzle(&["check", "1 2/3 0", "R1048576R"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: wrong: move 2 (R) is illegal: no tile can slide right into the blank\n"
+    );
+    let run = npuzzle(&["check", "1 2/3 0", "R1048577"]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid MOVES: invalid repeat count at character 2: expected 1 to 1048576\n"
+    );
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn absurd_timeouts_and_weights_are_refused_not_panicked_on() {
+    let run = npuzzle(&["solve", "--timeout", "1e19", HARD_3]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid value '1e19' for --timeout: 1e19 seconds is too long: at most 31536000 \
+         (a year) (see --help)\n"
+    );
+    let run = npuzzle(&["solve", "--weight", "1e15", HARD_3]);
+    assert_eq!(
+        run.stderr,
+        "npuzzle: invalid value '1e15' for --weight: \"1e15\" is not a weight: expected a number \
+         from 1 to 100 (see --help)\n"
+    );
+    assert_eq!(run.code, 2);
+    let run = npuzzle(&["solve", "--timeout", "31536000", "-f", "moves", "1 2 3/4 5 6/7 0 8"]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, "L\n"), "{}", run.stderr);
+}
+
+#[test]
+fn a_full_stderr_never_panics() {
+    for args in [
+        &["scramble", "-s", "3x3"][..],
+        &["solve", "--bogus"],
+        &["check", "1 2/3 0", "X"],
+        &["check", "1 2/0 3", "LL"],
+    ] {
+        let (code, _) = npuzzle_to(args, Stdio::null(), dev_full());
+        assert!(code == 0 || code == 1 || code == 2, "{args:?} exited {code}");
+    }
+}
+
+#[test]
+fn a_full_stdout_is_an_error_and_a_closed_stdout_is_not_success() {
+    let (code, stderr) =
+        npuzzle_to(&["scramble", "-n", "3", "--seed", "1"], dev_full(), Stdio::piped());
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("npuzzle: ") && stderr.contains("No space left on device"),
+        "{stderr}"
+    );
+    // `>&-`: the runtime reopens a closed stdout on /dev/null, so the check must see it.
+    for args in [
+        &["scramble", "-n", "3"][..],
+        &["solve", HARD_3],
+        &["check", HARD_3, ""],
+        &["completions", "bash"],
+    ] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" >&-")
+            .arg(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(args)
+            .output()
+            .expect("sh runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "npuzzle: standard output is closed: the results would be lost\n"
+        );
+    }
+    // Discarding the output on purpose is allowed.
+    let (code, _) = npuzzle_to(&["scramble", "--seed", "1"], Stdio::null(), Stdio::piped());
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_reader_that_closes_the_pipe_during_a_long_json_line_is_not_an_error() {
+    use std::io::Read;
+    let big = npuzzle(&["scramble", "-s", "20x20", "--seed", "1"]).stdout;
+    for (args, stdin) in [
+        (&["scramble", "-s", "100x100", "-n", "20", "-f", "json", "--seed", "1"][..], None),
+        (&["solve", "-f", "json"], Some(big.as_str())),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(stdin.unwrap_or_default().as_bytes()).unwrap();
+        drop(input);
+        let mut first = [0u8; 10];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The read end is closed now, with the rest of a line over 8 KiB unwritten.
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+}
+
+/// A 4x4 board whose optimum (70) takes IDA* + linear conflict many seconds to prove, while
+/// weighted A* answers at once.
+const SLOW_4: &str = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
+
+#[test]
+fn a_timeout_only_limits_and_improving_is_asked_for_separately() {
+    let big = npuzzle(&["scramble", "-s", "12x12", "--seed", "4"]).stdout;
+    let run = npuzzle(&["solve", "--timeout", "30", "-f", "json", big.trim()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["algorithm"], "reduction");
+    let note = r["note"].as_str().unwrap();
+    assert!(!note.contains("anytime"), "a timeout alone started the anytime mode: {note}");
+    let run = npuzzle(&["solve", "--improve", "0.5", "-f", "json", big.trim()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert!(r["note"].as_str().unwrap().contains("the anytime mode improved it from"), "{r}");
+    assert_replays(big.trim(), r["goal"].as_str().unwrap(), r["moves"].as_str().unwrap());
+}
+
+#[test]
+fn auto_under_a_tight_timeout_still_answers_with_its_lower_bound() {
+    let run = npuzzle(&["solve", SLOW_4, "--timeout", "2", "-f", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!((r["status"].as_str(), r["optimal"].as_bool()), (Some("solved"), Some(false)));
+    let bound = r["lower_bound"].as_u64().expect("a lower bound");
+    let length = r["length"].as_u64().unwrap();
+    assert!(bound >= 50 && bound <= length && bound % 2 == length % 2, "{r}");
+    assert_eq!(
+        r["note"],
+        "not proven optimal: IDA* + linear-conflict found no proven optimum within 1.6 s, so auto \
+         used weighted A* (w = 2)"
+    );
+    assert_replays(SLOW_4, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", r["moves"].as_str().unwrap());
+}
+
+#[test]
+fn auto_tries_weighted_a_star_on_5x5_before_the_reduction_solver() {
+    // Korf & Taylor's first 24-puzzle instance (optimum 95).
+    let korf24 = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+    let run = npuzzle(&["solve", "-g", "blank-first", "-f", "json", korf24]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["algorithm"], "wastar");
+    assert!(r["length"].as_u64().unwrap() <= 140, "{r}");
+    assert_eq!(r["note"], "not proven optimal: auto used weighted A* (w = 2)");
+    assert!(r["lower_bound"].as_u64().unwrap() >= 70);
+}
+
+#[test]
+fn a_limit_names_its_lower_bound_and_a_change_that_helps_with_the_options_given() {
+    let run = npuzzle(&["solve", "-a", "idastar", "--max-nodes", "1000", "-f", "json", SLOW_4]);
+    assert_eq!(run.code, 4);
+    let r = &run.json_lines()[0];
+    let bound = r["lower_bound"].as_u64().expect("a lower bound");
+    assert_eq!(r["error"], format!("node limit of 1,000 reached (lower bound {bound})"));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "npuzzle: limit reached: node limit of 1,000 reached (lower bound {bound}); raise \
+             --max-nodes (it was 1000), or use the default --algorithm auto (fast, not proven \
+             optimal)\n"
+        )
+    );
+    let run = npuzzle(&["solve", "--optimal", "--timeout", "0.3", SLOW_4]);
+    assert_eq!(run.code, 4);
+    assert!(run.stdout.contains("limit: time limit of 0.3 s reached after "), "{}", run.stdout);
+    assert!(
+        run.stderr.ends_with(
+            "; raise --timeout (it was 0.3 s), or drop --optimal for a fast answer not proven \
+             optimal\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = npuzzle(&[
+        "solve",
+        "-a",
+        "bfs",
+        "--max-memory",
+        "64",
+        "--threads",
+        "2",
+        "-g",
+        "blank-first",
+        KORF_1,
+        KORF_1,
+    ]);
+    assert_eq!(run.code, 4);
+    assert!(
+        run.stderr.contains(
+            "; raise --max-memory (it was 64 MiB, split across --threads 2: 32 MiB each), or use \
+             an informed search: --algorithm idastar (optimal, little memory) or the default auto\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_unsolvable_board_names_the_goal_it_can_reach() {
+    let run = npuzzle(&["solve", UNSOLVABLE_3]);
+    assert_eq!(run.code, 3);
+    let reason = "unsolvable towards blank-last: the tile permutation is odd but the blank is an \
+                  even number of moves from its goal cell; solvable towards snail: use --goal snail";
+    assert_eq!(run.stderr, format!("npuzzle: {reason}\n"));
+    assert!(run.stdout.ends_with(&format!("\n{reason}\n")), "{}", run.stdout);
+    // Korf's instances are meant for blank-first.
+    let run = npuzzle(&["solve", "-f", "json", KORF_1]);
+    assert_eq!(run.code, 3);
+    let error = run.json_lines()[0]["error"].as_str().unwrap().to_string();
+    assert!(error.ends_with("; solvable towards blank-first: use --goal blank-first"), "{error}");
+    // A goal set by the file is changed in the file.
+    let run = npuzzle_with_stdin(
+        &["solve"],
+        Some("# goal: blank-last\n14 13 15 7/11 12 9 5/6 0 2 1/4 8 10 3\n"),
+    );
+    assert!(
+        run.stderr.ends_with("; solvable towards blank-first: change the file's '# goal:' line\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Runs the binary under a pseudo-terminal (util-linux `script`), returning what the
+/// terminal showed (stdout and stderr together) and the exit status.
+fn on_a_terminal(args: &[&str]) -> (i32, String) {
+    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_npuzzle"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &quoted.join(" "), "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux script runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn progress_shows_on_a_terminal_and_not_in_a_pipe() {
+    let args = ["solve", "-a", "idastar", "--timeout", "2.5", SLOW_4];
+    let (code, screen) = on_a_terminal(&args);
+    assert_eq!(code, 4, "{screen}");
+    assert!(screen.contains("nodes, ") && screen.contains("/s, "), "no progress line: {screen}");
+    assert!(screen.contains("bound "), "{screen}");
+    // In a pipe: nothing of it, on stdout or stderr.
+    let run = npuzzle(&args);
+    assert_eq!(run.code, 4);
+    assert!(!run.stderr.contains("/s, ") && !run.stdout.contains("/s, "), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // Unless asked for: then plain lines, one a second.
+    let mut asked = args.to_vec();
+    asked.push("--progress");
+    let run = npuzzle(&asked);
+    assert!(
+        run.stderr.lines().any(|l| l.starts_with("npuzzle: progress: bound ")),
+        "{}",
+        run.stderr
+    );
+    // --quiet keeps the terminal clean of it.
+    let mut quiet = args.to_vec();
+    quiet.push("--quiet");
+    let (_, screen) = on_a_terminal(&quiet);
+    assert!(!screen.contains("/s, "), "{screen}");
+}
+
+#[test]
+fn ctrl_c_cancels_the_search_and_the_batch_and_says_how_far_it_got() {
+    let file = scratch_file(
+        "cancel-batch.txt",
+        &format!("1 2 3/4 5 6/7 0 8\n1 2/0 3\n{SLOW_4}\n{SLOW_4}\n"),
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["solve", "-a", "idastar", "-f", "json", "-i", file.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // Long enough for the first two boards, far from the 60 s the third needs at least.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    let records: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 3, "{stdout}");
+    assert_eq!(
+        (records[0]["status"].as_str(), records[1]["status"].as_str()),
+        (Some("solved"), Some("solved"))
+    );
+    let cancelled = &records[2];
+    assert_eq!(cancelled["status"], "limit");
+    let bound = cancelled["lower_bound"].as_u64().expect("a lower bound");
+    assert!(bound >= 50, "{cancelled}");
+    let error = cancelled["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("search cancelled after ")
+            && error.ends_with(&format!(" (lower bound {bound})")),
+        "{error}"
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.last(), Some(&"npuzzle: cancelled: 2 of 4 boards done"), "{stderr}");
+    assert!(
+        lines[0].starts_with("npuzzle: line 3: limit reached: search cancelled after "),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_batch_summary_counts_statuses_and_a_length_mismatch_fails_the_run() {
+    let file = scratch_file(
+        "summary.txt",
+        &format!("1 2 3/4 5 6/7 0 8 | 1\n1 2 3/4 5 6/0 7 8 | 3\n{UNSOLVABLE_3}\n1 1\n"),
+    );
+    // One bad line rejects the file: nothing is solved, so there is nothing to sum up.
+    let run = npuzzle(&["solve", "--summary", "-f", "moves", "-i", file.to_str().unwrap()]);
+    run.assert_fails(2, "summary.txt: line 4: 2 tiles in one row");
+    assert_eq!((run.stdout.as_str(), run.stderr.lines().count()), ("", 1));
+    let file =
+        scratch_file("summary-ok.txt", "1 2 3/4 5 6/7 0 8 | 1\n1 2 3/4 5 6/0 7 8 | 3\n1 2/0 3\n");
+    let run = npuzzle(&["solve", "--summary", "-f", "moves", "-i", file.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(
+        lines[0],
+        "npuzzle: warning: line 2: found an optimal solution of 2 moves but the input says the \
+         optimum is 3: one of them is wrong"
+    );
+    assert!(
+        lines[1].starts_with(
+            "npuzzle: summary: 3 boards: 3 solved (3 optimal); mean length 1.3; 4 nodes expanded; "
+        ),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(
+        lines[2],
+        "npuzzle: summary: 1 answer contradicts the file's optimal length (line 2)"
+    );
+    // Without --summary, in a pipe: the warning only, and the same exit status.
+    let run = npuzzle(&["solve", "-f", "moves", "-i", file.to_str().unwrap()]);
+    assert_eq!((run.code, run.stderr.lines().count()), (1, 1), "{}", run.stderr);
+    let run = npuzzle(&["solve", "-q", "-f", "moves", "-i", file.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn hint_lists_every_move_with_the_distance_after_it() {
+    let run = npuzzle(&["hint", "1 2 3/4 5 6/7 0 8"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "board: 1 2 3/4 5 6/7 0 8  goal: 1 2 3/4 5 6/7 8 0\n\
+         distance: 1 move (optimal)\n\
+         best: L (tile 8 slides left)\n\
+         after each move (exact distances):\n\
+         \x20 D  tile 5 slides down   2\n\
+         \x20 L  tile 8 slides left   0  best\n\
+         \x20 R  tile 7 slides right  2\n"
+    );
+    let run = npuzzle(&["hint", "--blank", "1 2 3/4 5 6/7 0 8"]);
+    assert!(
+        run.stdout.contains("best: R (blank moves right (tile 8 slides left))\n"),
+        "{}",
+        run.stdout
+    );
+    let run = npuzzle(&["hint", "-f", "json", HARD_3]);
+    let r = &run.json_lines()[0];
+    assert_eq!((r["distance"].as_u64(), r["exact"].as_bool()), (Some(31), Some(true)));
+    for m in r["moves"].as_array().unwrap() {
+        let d = m["distance"].as_u64().unwrap();
+        assert!(d == 30 || d == 32, "{m}");
+        assert_eq!(m["exact"], true);
+    }
+    let best = r["best"].as_str().unwrap();
+    let after: Vec<&Value> =
+        r["moves"].as_array().unwrap().iter().filter(|m| m["move"] == best).collect();
+    assert_eq!(after[0]["distance"], 30);
+    // Unsolvable: the reason, exit 3.
+    let run = npuzzle(&["hint", UNSOLVABLE_3]);
+    assert_eq!(run.code, 3);
+    assert!(run.stderr.contains("solvable towards snail: use --goal snail"), "{}", run.stderr);
+    // Larger boards: a labelled estimate.
+    let big = npuzzle(&["scramble", "-s", "7x7", "--seed", "2"]).stdout;
+    let run = npuzzle(&["hint", big.trim()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("(a solution found, not proven optimal; lower bound "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "after each move (estimates where not exact: linear-conflict lower bounds):\n"
+        )
+    );
+    assert!(run.stdout.contains(" (estimate)"));
+}
+
+#[test]
+fn moves_in_compact_and_blank_notations_and_the_multi_tile_metric() {
+    let run = npuzzle(&["solve", "-f", "compact", HARD_3, "1 2 3/4 5 6/0 7 8"]);
+    assert_eq!(run.stdout, "D2LUR2UL2DR2DL2URURD2LU2RD2L2U2\nL2\n");
+    let run = npuzzle(&["solve", "-f", "moves", "--blank", "1 2 3/4 5 6/0 7 8"]);
+    assert_eq!(run.stdout, "RR\n");
+    let run = npuzzle(&["solve", "-f", "compact", "--blank", "1 2 3/4 5 6/0 7 8"]);
+    assert_eq!(run.stdout, "R2\n");
+    let run = npuzzle(&["solve", "--blank", "1 2 3/4 5 6/0 7 8"]);
+    assert!(run.stdout.ends_with("moves (blank directions): RR\ncompact (blank directions): R2\nmulti-tile metric: 1 moves\n"), "{}", run.stdout);
+    let run = npuzzle(&["solve", "-f", "json", HARD_3]);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["compact"], "D2LUR2UL2DR2DL2URURD2LU2RD2L2U2");
+    assert_eq!(r["multi_tile_length"], 21);
+    assert_eq!(r["moves"], "DDLURRULLDRRDLLURURDDLUURDDLLUU", "JSON keeps tile directions");
+    let run = npuzzle(&["solve", HARD_3]);
+    assert!(
+        run.stdout
+            .contains("\ncompact: D2LUR2UL2DR2DL2URURD2LU2RD2L2U2\nmulti-tile metric: 21 moves\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_full_stderr_never_panics_a_solve() {
+    for args in [
+        &["solve", UNSOLVABLE_3][..],
+        &["solve", "-a", "bfs", "--max-nodes", "5", HARD_3],
+        &["solve", "1 1"],
+        &["hint", UNSOLVABLE_3],
+    ] {
+        let (code, _) = npuzzle_to(args, Stdio::null(), dev_full());
+        assert!((2..=4).contains(&code), "{args:?} exited {code}");
+    }
+}
+
+#[test]
+fn the_table_and_the_reduction_solver_honour_the_node_and_memory_limits() {
+    let run = npuzzle(&["solve", "--max-nodes", "10", "-f", "json", HARD_3]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!((r["algorithm"].as_str(), r["lower_bound"].as_u64()), (Some("table"), Some(31)));
+    assert_eq!(r["error"], "node limit of 10 reached (lower bound 31)");
+    let big = npuzzle(&["scramble", "-s", "20x20", "--seed", "1"]).stdout;
+    let run = npuzzle(&["solve", "--max-nodes", "100", "-f", "json", big.trim()]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.json_lines()[0]["error"], "node limit of 100 reached (lower bound 5132)");
+    let huge = npuzzle(&["scramble", "-s", "256x256", "--seed", "1"]).stdout;
+    let run = npuzzle_with_stdin(&["solve", "--max-memory", "64", "-f", "json"], Some(&huge));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert!(
+        r["error"].as_str().unwrap().starts_with("memory limit of 64 MiB reached"),
+        "{}",
+        r["error"]
+    );
+    assert!(run.stderr.contains("raise --max-memory (it was 64 MiB)"), "{}", run.stderr);
+}
+
+#[test]
+fn the_anytime_mode_stops_as_soon_as_its_answer_meets_the_lower_bound() {
+    let run = npuzzle(&["solve", "-a", "reduction", "--improve", "3", "-f", "json", "1 2/0 3"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["length"], 1);
+    assert_eq!(
+        r["note"],
+        "not proven optimal: the reduction solver placed rows and columns (Manhattan lower bound \
+         1); the anytime mode improved it from 1 to 1 moves in 1 attempts"
+    );
 }

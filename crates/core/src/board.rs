@@ -27,7 +27,7 @@ pub enum BoardError {
     #[error("tile {0} is too large")]
     Overflow(String),
     /// A row whose cell count differs from the first row's.
-    #[error("row {row} has {found} cells, expected {expected}")]
+    #[error("row {row} has {found} cell{}, expected {expected}", if *.found == 1 { "" } else { "s" })]
     Ragged {
         /// One-based row number.
         row: usize,
@@ -69,15 +69,35 @@ pub enum BoardError {
         /// The largest valid tile.
         max: usize,
     },
-    /// A tile that appears more than once.
-    #[error("tile {0} appears twice")]
+    /// A tile that appears more than once (`0` being the blank, however it was written).
+    #[error("{} appears twice", tile_name(*.0))]
     Duplicate(u64),
     /// A tile that does not appear (reported only when nothing else is wrong).
     #[error("tile {0} is missing")]
     Missing(u64),
+    /// More numbers than the largest board holds; reading stopped there.
+    #[error("more than 65536 tiles: the largest board is 256x256")]
+    TooManyTiles,
+    /// A string of digits (one tile per digit) whose length fits no board it can name.
+    #[error(
+        "{0} digits in a digit string: write 4 or 9 digits (2x2 or 3x3), rows as 123/450, or \
+         separate the tiles with spaces"
+    )]
+    DigitCount(usize),
+    /// A digit string for a board of more than 9 cells, where tile numbers have two digits.
+    #[error(
+        "a digit string names one tile per digit, so it fits boards of at most 9 cells: \
+         separate the tiles with spaces"
+    )]
+    DigitStringTooLong,
     /// The dimensions are not a supported size.
     #[error(transparent)]
     Size(#[from] SizeError),
+}
+
+/// `tile 8`, or `the blank` for 0.
+fn tile_name(tile: u64) -> String {
+    if tile == 0 { "the blank (0)".to_string() } else { format!("tile {tile}") }
 }
 
 /// A sliding-tile board: `width` x `height` cells, row-major, holding each of `0..cells`
@@ -404,7 +424,7 @@ mod tests {
         let err = b.apply_all(&"RRR".parse().unwrap()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "move 2 (R) is illegal: no tile can slide right into the blank"
+            "move 3 (R) is illegal: no tile can slide right into the blank"
         );
         assert_eq!(b.to_string(), "1 2 3/4 5 6/0 7 8");
     }

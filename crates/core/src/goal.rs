@@ -46,12 +46,14 @@ pub enum GoalError {
         board: Size,
     },
     /// Neither a goal name nor a valid board.
-    #[error("invalid goal {text:?}: expected blank-last, blank-first, snail or a board ({source})")]
+    ///
+    /// The reason is part of the message (not an error source), so that it is printed once.
+    #[error("invalid goal {text:?}: expected blank-last, blank-first, snail or a board ({reason})")]
     Invalid {
         /// The text given (shortened).
         text: String,
         /// Why it is not a board.
-        source: BoardError,
+        reason: BoardError,
     },
 }
 
@@ -73,7 +75,7 @@ impl Goal {
         };
         // The named goals are permutations by construction.
         Board::new(size, cells)
-            .map_err(|source| GoalError::Invalid { text: self.to_string(), source })
+            .map_err(|reason| GoalError::Invalid { text: self.to_string(), reason })
     }
 
     /// The short name of a named goal (`blank-last`, `blank-first`, `snail`), or `None` for
@@ -145,9 +147,9 @@ impl FromStr for Goal {
             "blank-last" | "last" | "default" | "blank_last" => Ok(Goal::BlankLast),
             "blank-first" | "first" | "korf" | "blank_first" => Ok(Goal::BlankFirst),
             "snail" | "spiral" => Ok(Goal::Snail),
-            _ => s.parse::<Board>().map(Goal::Board).map_err(|source| GoalError::Invalid {
+            _ => s.parse::<Board>().map(Goal::Board).map_err(|reason| GoalError::Invalid {
                 text: s.trim().chars().take(40).collect(),
-                source,
+                reason,
             }),
         }
     }

@@ -41,8 +41,8 @@ mod solvable;
 
 pub use board::{Board, BoardError};
 pub use goal::{Goal, GoalError};
-pub use moves::{Move, MoveError, Moves};
-pub use parse::{InputError, Instance, parse_board, parse_input, parse_instances};
+pub use moves::{Move, MoveError, Moves, Perspective};
+pub use parse::{InputError, Instance, Instances, parse_board, parse_input, parse_instances};
 pub use scramble::Scrambler;
 pub use size::{Size, SizeError};
 pub use solvable::Parity;

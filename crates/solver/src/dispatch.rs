@@ -19,6 +19,21 @@ use crate::solution::{Ended, Limit, Note, Reason, Solution, Stats, Status};
 use crate::tables::Tables;
 use crate::watch::{AsBoards, Bounds};
 
+/// Bytes the reduction solver holds per unit of the board's Manhattan bound: its answers are
+/// about 2.5 times the bound long, at about 8 bytes per move with the clean-up's copies
+/// (measured: 29 MB for a 128x128 board, bound 1,390,052; 226 MB for 256x256, bound
+/// 11,198,899), with a margin.
+const REDUCTION_BYTES_PER_BOUND: usize = 24;
+
+/// What the reduction solver needs for a board of `cells` cells and Manhattan bound
+/// `bound`: its moves, and a few words per cell for its grids.
+fn reduction_bytes(bound: u64, cells: usize) -> usize {
+    usize::try_from(bound)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(REDUCTION_BYTES_PER_BOUND)
+        .saturating_add(cells.saturating_mul(64))
+}
+
 /// What every step needs: where tables come from, the (relabelled) board and goal, the
 /// caller's limits and the clock of the whole solve.
 pub(crate) struct Task<'a> {
@@ -92,6 +107,22 @@ impl Task<'_> {
         let moves = table.as_ref().and_then(|t| t.solve(self.board));
         let seconds = self.seconds();
         match moves {
+            // The walk down the table expands one node per move: a node limit below the
+            // length stops it, with the length as the (exact) lower bound.
+            Some(moves) if self.limits.max_nodes.is_some_and(|max| moves.len() as u64 > max) => {
+                let max = self.limits.max_nodes.unwrap_or_default();
+                Solution {
+                    status: Status::Limit,
+                    moves: Moves::default(),
+                    optimal: false,
+                    algorithm: Algorithm::Table,
+                    heuristic: None,
+                    stats: Stats { expanded: max, seconds, ..Stats::default() },
+                    lower_bound: Some(moves.len() as u64),
+                    reason: Some(Reason::Limit(Limit::Nodes(max))),
+                    notes: Vec::new(),
+                }
+            }
             Some(moves) => {
                 let length = moves.len() as u64;
                 Solution {
@@ -121,23 +152,6 @@ impl Task<'_> {
     }
 
     fn reduction(&self, improve: bool) -> Solution {
-        let result = match (improve, self.limits.timeout.and_then(|t| self.deadline(Some(t)))) {
-            (true, Some(deadline)) => {
-                let mut budget = reduction::Budget::until(deadline);
-                if let Some(flag) = &self.limits.cancel {
-                    budget = budget.with_cancel(flag.clone());
-                }
-                reduction::solve_anytime_in(self.tables, self.board, self.goal, budget).map(|r| {
-                    let improved = Note::Improved {
-                        from: r.first_length,
-                        to: r.moves.len(),
-                        attempts: r.attempts,
-                    };
-                    (r.moves, Some(improved))
-                })
-            }
-            _ => reduction::solve_in(self.tables, self.board, self.goal).map(|m| (m, None)),
-        };
         let bound = reduction::manhattan_lower_bound(self.board, self.goal);
         let base = Solution {
             status: Status::Solved,
@@ -150,7 +164,45 @@ impl Task<'_> {
             reason: None,
             notes: Vec::new(),
         };
+        let stopped = |limit: Limit, base: Solution| Solution {
+            status: Status::Limit,
+            reason: Some(Reason::Limit(limit)),
+            stats: Stats { seconds: self.seconds(), ..base.stats },
+            ..base
+        };
+        // Limits the reduction is held to before it starts: its answer is at least the
+        // Manhattan bound long, and it holds about REDUCTION_BYTES_PER_BOUND bytes per unit
+        // of that bound (moves and their clean-up copies).
+        if let Some(max) = self.limits.max_nodes.filter(|&max| bound > max) {
+            return stopped(Limit::Nodes(max), base);
+        }
+        let need = reduction_bytes(bound, self.board.tiles().len());
+        if let Some(max) = self.limits.max_memory.filter(|&max| need > max) {
+            return stopped(Limit::Memory(max), base);
+        }
+        let mut budget = match self.deadline(self.limits.timeout) {
+            Some(deadline) => reduction::Budget::until(deadline),
+            None => reduction::Budget::for_duration(Duration::MAX),
+        };
+        if let Some(flag) = &self.limits.cancel {
+            budget = budget.with_cancel(flag.clone());
+        }
+        let result = if improve && self.limits.timeout.is_some() {
+            reduction::solve_anytime_in(self.tables, self.board, self.goal, budget).map(|r| {
+                let improved = Note::Improved {
+                    from: r.first_length,
+                    to: r.moves.len(),
+                    attempts: r.attempts,
+                };
+                (r.moves, Some(improved))
+            })
+        } else {
+            reduction::solve_within(self.tables, self.board, self.goal, &budget).map(|m| (m, None))
+        };
         match result {
+            Ok((moves, _)) if self.limits.max_nodes.is_some_and(|max| moves.len() as u64 > max) => {
+                stopped(Limit::Nodes(self.limits.max_nodes.unwrap_or_default()), base)
+            }
             Ok((moves, improved)) => {
                 let mut notes = vec![Note::Reduction { lower_bound: bound }];
                 notes.extend(improved);
@@ -169,7 +221,7 @@ impl Task<'_> {
                 } else {
                     Limit::Time(self.limits.timeout.unwrap_or_default())
                 };
-                Solution { status: Status::Limit, reason: Some(Reason::Limit(limit)), ..base }
+                stopped(limit, base)
             }
             Err(e) => Solution {
                 status: Status::Limit,

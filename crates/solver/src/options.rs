@@ -263,6 +263,10 @@ pub struct Options {
     /// Spend the whole timeout improving a non-optimal answer (the reduction solver's
     /// anytime mode) instead of returning the first one found. Needs `limits.timeout`.
     pub improve: bool,
+    /// How long [`Algorithm::Auto`] tries for a proven optimum on boards of 13 to 16 cells
+    /// before a faster method answers; `None` for [`crate::AUTO_OPTIMAL_BUDGET`]. Either way
+    /// at most 80% of `limits.timeout`, so that the fallbacks have time to answer.
+    pub optimal_attempt: Option<Duration>,
     /// Bounds on time, memory and nodes.
     pub limits: Limits,
 }
@@ -275,6 +279,7 @@ impl Default for Options {
             weight: 2.0,
             optimal: false,
             improve: false,
+            optimal_attempt: None,
             limits: Limits::default(),
         }
     }

@@ -51,7 +51,15 @@ pub struct Record {
     pub seconds: f64,
     /// Why the board was not solved; null when it was.
     pub error: Option<String>,
-    /// A proven lower bound on the optimal length, for a board stopped by a limit.
+    /// The moves with runs written as counts (`R2U2LD`); absent unless solved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compact: Option<String>,
+    /// The length in the multi-tile metric (a run of moves in one direction counts once);
+    /// absent unless solved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multi_tile_length: Option<usize>,
+    /// A proven lower bound on the optimal length, for a board stopped by a limit or an
+    /// answer not proven optimal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<u64>,
     /// The optimal length an instance file gave (`| N`).
@@ -93,7 +101,13 @@ impl Record {
             max_frontier: s.max_frontier,
             seconds: s.seconds,
             error: solution.error(),
-            lower_bound: if solution.status == Status::Limit { solution.lower_bound } else { None },
+            compact: solved.then(|| solution.moves.compact()),
+            multi_tile_length: solved.then(|| solution.moves.multi_tile_len()),
+            lower_bound: match solution.status {
+                Status::Limit => solution.lower_bound,
+                Status::Solved if !solution.optimal => solution.lower_bound,
+                _ => None,
+            },
             expected_length: None,
             note: if solved { solution.note() } else { None },
             line: None,
@@ -127,6 +141,8 @@ impl Record {
             max_frontier: 0,
             seconds: 0.0,
             error: Some(reason.to_string()),
+            compact: None,
+            multi_tile_length: None,
             lower_bound: None,
             expected_length: None,
             note: None,

@@ -158,11 +158,14 @@ pub enum Note {
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Note::OptimalAttemptGaveUp { heuristic, budget } => write!(
-                f,
-                "IDA* + {heuristic} found no proven optimum within {:.0} s",
-                budget.as_secs_f64()
-            ),
+            Note::OptimalAttemptGaveUp { heuristic, budget } => {
+                // Budgets are cut from timeouts (1.6 s of 2 s): show the tenths, not a
+                // rounded number the attempt never had.
+                let secs = budget.as_secs_f64();
+                let secs =
+                    if secs.fract() == 0.0 { format!("{secs:.0}") } else { format!("{secs:.1}") };
+                write!(f, "IDA* + {heuristic} found no proven optimum within {secs} s")
+            }
             Note::WeightedAStar { weight } => write!(f, "auto used weighted A* (w = {weight})"),
             Note::Reduction { lower_bound } => write!(
                 f,

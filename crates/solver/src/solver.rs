@@ -146,23 +146,42 @@ impl Solver {
         }
         let mut notes = Vec::new();
         let mut answer = None;
+        // The best lower bound an earlier step proved (IDA*'s last completed bound): it
+        // still holds for the answer a later, faster step gives.
+        let mut proven = None;
+        let several = plan.steps.len() > 1;
         for (i, step) in plan.steps.iter().enumerate() {
+            if let Step::Search { algorithm: SearchAlgorithm::WAStar, weight, .. } = *step {
+                // Only `auto` plans several steps; an explicit wastar needs no note.
+                if several {
+                    notes.push(Note::WeightedAStar { weight });
+                }
+            }
             let run = task.run(step, &mut observer);
             let mut solution = run.solution;
             let last = i + 1 == plan.steps.len();
             if solution.status == Status::Solved || !run.out_of_budget || last {
                 notes.append(&mut solution.notes);
                 solution.notes = notes;
+                if solution.status != Status::Unsolvable {
+                    solution.lower_bound = solution.lower_bound.max(proven);
+                }
                 answer = Some(solution);
                 break;
             }
-            if let Step::Search { heuristic: Some(heuristic), budget: Some(budget), .. } = *step {
-                notes.push(Note::OptimalAttemptGaveUp { heuristic, budget });
-            }
-            if let Some(Step::Search { algorithm: SearchAlgorithm::WAStar, weight, .. }) =
-                plan.steps.get(i + 1)
-            {
-                notes.push(Note::WeightedAStar { weight: *weight });
+            proven = proven.max(solution.lower_bound);
+            match *step {
+                Step::Search {
+                    algorithm: SearchAlgorithm::IdaStar,
+                    heuristic: Some(heuristic),
+                    budget: Some(budget),
+                    ..
+                } => notes.push(Note::OptimalAttemptGaveUp { heuristic, budget }),
+                // A weighted A* that gave up leaves nothing to say about the next answer.
+                Step::Search { algorithm: SearchAlgorithm::WAStar, .. } => {
+                    notes.retain(|n| !matches!(n, Note::WeightedAStar { .. }));
+                }
+                _ => {}
             }
         }
         let solution = answer.unwrap_or_else(|| cancelled(plan.steps[0], clock));

@@ -225,6 +225,22 @@ pub(crate) fn solve_in(
     Ok(Moves(moves))
 }
 
+/// [`solve_in`] held to `budget`: [`ReductionError::Interrupted`] when it runs out during
+/// the reduction itself; when it runs out during the clean-up, the answer is returned as
+/// far as it was cleaned up (every step of the clean-up keeps a valid solution).
+pub(crate) fn solve_within(
+    tables: &Arc<Tables>,
+    board: &Board,
+    goal: &Board,
+    budget: &Budget,
+) -> Result<Moves, ReductionError> {
+    check(board, goal)?;
+    let info = Arc::new(GoalInfo::new(goal, Arc::clone(tables)));
+    let interrupted = || budget.expired();
+    let moves = attempt(board, goal, &info, Strategy::PLAIN, 0, Effort::LIGHT, &interrupted)?;
+    Ok(Moves(moves))
+}
+
 /// One reduction with `strategy`, cleaned up with `effort`, checked.
 fn attempt(
     board: &Board,
@@ -294,16 +310,18 @@ pub(crate) fn solve_anytime_in(
             improvements += 1;
         }
     };
-    if !budget.expired() {
+    if !budget.expired() && best.len() as u64 > manhattan_lower_bound(board, goal) {
         let polished = peephole::optimise(board, best.clone(), Effort::HEAVY, tables, &interrupted);
         if replays(board, goal, &polished) {
             consider(polished, &mut best);
         }
     }
-    // Beam searches of growing width, each seeded differently.
+    // Beam searches of growing width, each seeded differently, until the budget runs out
+    // or an answer reaches the lower bound (then it is optimal: nothing shorter exists).
+    let lower_bound = manhattan_lower_bound(board, goal);
     let mut seed = 1u64;
     let mut width = 2usize;
-    while !budget.expired() {
+    while !budget.expired() && best.len() as u64 > lower_bound {
         let children = (width + 2).min(12);
         match beam::search(board, &info, width, children, seed, &interrupted) {
             Ok(moves) => {
@@ -323,7 +341,7 @@ pub(crate) fn solve_anytime_in(
     Ok(AnytimeReport {
         moves: Moves(best),
         first_length,
-        lower_bound: manhattan_lower_bound(board, goal),
+        lower_bound,
         attempts,
         improvements,
         elapsed: started.elapsed(),

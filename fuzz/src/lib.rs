@@ -1,0 +1,3 @@
+//! The invariants the fuzz targets check, one function per target (see `checks`).
+
+pub mod checks;
