@@ -1,5 +1,5 @@
 //! The database file: a versioned header, a checksum, then the tables. Pure bytes: nothing
-//! here touches the filesystem (see [`super::cache`]).
+//! here touches the filesystem (see [`super::Cache`]).
 //!
 //! Layout (little-endian):
 //!
@@ -16,8 +16,10 @@
 //! | `H`    | `D`  | the tables, each starting on a 64-byte boundary |
 //!
 //! Encodings: 1 = 4 bits an entry (low nibble first), 2 = one byte an entry. An entry is
-//! `(distance - manhattan) / 2` (see [`super::build::to_extra`]); entry `i` of a group of
-//! `k` tiles is the placement `subset * k! + order` (see [`super::rank`]).
+//! `(distance - manhattan) / 2` (see the [module docs](super)); entry `i` of a group of
+//! `k` tiles is the placement `subset * k! + order`: the colexicographic rank of the set of
+//! cells the tiles occupy, times `k!`, plus the lexicographic rank of the order in which the
+//! group's tiles stand on those cells, read in increasing cell order.
 
 use thiserror::Error;
 

@@ -37,7 +37,7 @@
 //! An entry stores `(distance - manhattan) / 2` for the group's tiles, which is exact (the two
 //! have the same parity) and small: 4 bits an entry for every partition we build, so the 7-8
 //! partition of the 15-puzzle takes 288 MB. The search adds the Manhattan distance it keeps
-//! incrementally anyway. See [`file`] for the file layout and [`Cache`] for where files live.
+//! incrementally anyway. See [`mod@file`] for the file layout and [`Cache`] for where files live.
 
 mod build;
 mod cache;

@@ -14,7 +14,7 @@
 //!
 //! [`solve`] runs the iterations on one thread or, with `threads > 1`, splits each iteration
 //! over a frontier of nodes a few moves deep that the threads take in turn from a shared
-//! counter ([`parallel`]); every thread searches to the same threshold, so the first solution
+//! counter (module `parallel`); every thread searches to the same threshold, so the first solution
 //! any of them finds is optimal.
 //!
 //! R. E. Korf, "Depth-first iterative-deepening: An optimal admissible tree search",
