@@ -36,6 +36,23 @@ pub enum Command {
     Solve(SolveArgs),
     /// Print random boards, one per line (an instance file `npuzzle solve --input -` reads).
     Scramble(ScrambleArgs),
+    /// Play in the terminal: arrows slide tiles, h hints, s solves and plays the solution.
+    ///
+    /// Keys: arrows (or Shift+W A S D, Shift+H J K L) move a tile; b toggles moving the
+    /// blank; mouse clicks slide tiles; u/y undo/redo; r new board; 0 back to the start;
+    /// +/- board size; h hint; s solve (space pauses, . steps, +/- speed); ? all keys;
+    /// q or Esc quits. NO_COLOR=1 gives a monochrome look.
+    Play(PlayArgs),
+    /// Serve the web game (and its API) on a local address until Ctrl-C.
+    Serve(ServeArgs),
+    /// Solve an instance file (or Korf's built-in sets) and report nodes and times.
+    ///
+    /// Exit status: 0 every length as expected; 1 a length differs from the expected one;
+    /// 4 a limit was reached.
+    Bench(BenchArgs),
+    /// Build, list and verify the pattern databases in the cache ($NPUZZLE_CACHE, or the
+    /// platform cache directory's npuzzle/).
+    Pdb(PdbArgs),
     /// Check a solution: replay MOVES on BOARD and say whether they reach the goal.
     ///
     /// Exit status: 0 the moves reach the goal (with --optimal: in the optimal number of
@@ -52,6 +69,89 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff): `npuzzle man > npuzzle.1; man ./npuzzle.1`.
     Man,
+}
+
+/// `npuzzle bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// An instance file, or korf100 (Korf's 100 15-puzzles) or korf24 (Korf & Felner's 50
+    /// 24-puzzles), built in.
+    #[arg(value_name = "FILE|korf100|korf24")]
+    pub source: String,
+
+    /// Solve only the first N instances.
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = count)]
+    pub limit: Option<u64>,
+
+    /// Threads for each instance (one search split over them).
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = threads)]
+    pub threads: usize,
+
+    /// Algorithm, as for solve.
+    #[arg(long, value_name = "A", default_value = "auto")]
+    pub algorithm: Algorithm,
+
+    /// Heuristic, as for solve.
+    #[arg(long, value_name = "H", default_value = "auto")]
+    pub heuristic: Heuristic,
+
+    /// Time limit per instance in seconds [default: 60].
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Stop an instance after expanding N nodes [default: no node limit].
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = positive_u64)]
+    pub max_nodes: Option<u64>,
+
+    /// Output format: a table, or one JSON object per instance and a summary object.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: ScrambleFormat,
+}
+
+/// `npuzzle pdb`.
+#[derive(Debug, Args)]
+pub struct PdbArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: PdbAction,
+}
+
+/// `npuzzle pdb` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PdbAction {
+    /// Build a database (and save it in the cache); does nothing if a sound one is there.
+    Build(PdbBuildArgs),
+    /// List the databases in the cache.
+    List,
+    /// Check every database file in the cache (length, checksum, contents). Exit status 1
+    /// when one is damaged.
+    Verify,
+}
+
+/// `npuzzle pdb build`.
+#[derive(Debug, Args)]
+pub struct PdbBuildArgs {
+    /// Tile groups: sizes like 7-8, 6-6-3, 5-5-5 (tiles taken in the goal's reading order), or
+    /// explicit groups like 1,2,3,4/5,6,7,8/... [default: 7-8 on 4x4, 6-6-6-6 on 5x5, equal
+    /// groups elsewhere].
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+
+    /// Board size, width first [default: 4x4]. At most 25 cells.
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<Size>,
+
+    /// Goal: blank-last, blank-first (Korf's instances), snail, or a board.
+    #[arg(long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// Threads [default: every core].
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = threads)]
+    pub threads: Option<usize>,
+
+    /// Build even if a sound database is already cached.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Output formats of `solve`.
@@ -200,6 +300,51 @@ pub struct ScrambleArgs {
     /// Output format.
     #[arg(short, long, value_enum, ignore_case = true, default_value_t)]
     pub format: ScrambleFormat,
+}
+
+/// `npuzzle play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The starting board, in any text form [default: a random solvable board].
+    #[arg(value_name = "BOARD")]
+    pub board: Option<String>,
+
+    /// Board size, width first: 3x3, 4x4, 5x3... [default: the BOARD's size, or 4x4]
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<Size>,
+
+    /// Goal: blank-last, blank-first, snail, or a board (which fixes the size).
+    #[arg(long, value_name = "G", default_value = "blank-last")]
+    pub goal: Goal,
+
+    /// Random seed of the boards `r` deals [default: from the clock].
+    #[arg(long, allow_negative_numbers = true, value_name = "S")]
+    pub seed: Option<u64>,
+}
+
+/// `npuzzle serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; loopback by default (use 0.0.0.0:PORT to serve other machines).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+
+    /// Solves running at once [default: the number of cores].
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = threads)]
+    pub workers: Option<usize>,
+
+    /// Most memory one solve may hold, in MiB [default: 256]; solving holds at most
+    /// workers x this.
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", value_parser = mebibytes)]
+    pub max_memory: Option<usize>,
+
+    /// Longest one solve may run, in seconds [default: 10]; requests may ask for less.
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub timeout: Option<Duration>,
 }
 
 /// Output formats of `check` and `hint`.

@@ -28,14 +28,18 @@
 
 mod advice;
 mod args;
+mod bench_cmd;
 mod check_cmd;
 mod hint_cmd;
 mod input;
 mod interrupt;
 mod memory;
 mod output;
+mod pdb_cmd;
+mod play_cmd;
 mod progress;
 mod scramble_cmd;
+mod serve_cmd;
 mod solve_cmd;
 mod stdio;
 
@@ -78,8 +82,8 @@ fn run() -> anyhow::Result<ExitCode> {
             }
             ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 anyhow::bail!(
-                    "missing command: expected solve, scramble, check, hint, completions or man \
-                     (see 'npuzzle --help')"
+                    "missing command: expected solve, scramble, check, hint, bench, pdb, serve, \
+                     play, completions or man (see 'npuzzle --help')"
                 )
             }
             _ => anyhow::bail!("{} (see --help)", clap_reason(&err)),
@@ -117,6 +121,10 @@ fn run() -> anyhow::Result<ExitCode> {
             stdio::print_bytes(&page)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Bench(args) => bench_cmd::run(&args),
+        Command::Pdb(args) => pdb_cmd::run(&args),
+        Command::Play(args) => play_cmd::run(&args),
+        Command::Serve(args) => serve_cmd::run(&args),
     }
 }
 

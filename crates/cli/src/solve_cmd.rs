@@ -187,7 +187,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut summary = Summary::default();
     let started = Instant::now();
     let mut worst = 0u8;
-    let solve = |job: &Job| solve_job(&solver, job, &options, args.improve, &progress);
+    // Pattern databases, found (or, for the small ones, built) once per goal on first use.
+    let databases = Databases::new(&options, 1);
+    let solve = |job: &Job| solve_job(&solver, &databases, job, &options, args.improve, &progress);
     let result = for_each_outcome(batch.jobs(), threads, &cancel, solve, |job, outcome| {
         let report = Report::new(job, outcome, &given);
         progress.suspend(|| printer.print(&report))?;
@@ -332,6 +334,7 @@ where
 /// anytime mode answers gets that much time for it (within the timeout).
 fn solve_job(
     solver: &Solver,
+    databases: &Databases,
     job: &Job,
     options: &Options,
     improve: Option<Duration>,
@@ -357,11 +360,55 @@ fn solve_job(
     };
     // A solver bug must not take the other boards of a batch down with it; the panic hook has
     // already printed the details.
-    let solve = || solver.solve_observed(&task.board, &task.goal, options, progress.watcher());
+    let solve = || match databases.get(&task.goal) {
+        Some(tables) => npuzzle_solver::solve_with(&task.board, &task.goal, options, &tables),
+        None => solver.solve_observed(&task.board, &task.goal, options, progress.watcher()),
+    };
     match panic::catch_unwind(AssertUnwindSafe(solve)) {
         Ok(Ok(solution)) => Outcome::Done(solution),
         Ok(Err(err)) => Outcome::Invalid(err.to_string()),
         Err(_) => Outcome::Invalid("internal error: the solver panicked on this board".into()),
+    }
+}
+
+/// The pattern databases of a run, by goal: looked up in the cache (and the small ones built)
+/// the first time a goal is met. A goal no database serves, or one whose database could not
+/// be had (the reason is said once), is solved by the plain solver.
+struct Databases {
+    algorithm: npuzzle_solver::Algorithm,
+    heuristic: npuzzle_solver::Heuristic,
+    threads: usize,
+    by_goal: std::sync::Mutex<
+        std::collections::HashMap<npuzzle_core::Board, Option<npuzzle_solver::Databases>>,
+    >,
+}
+
+impl Databases {
+    fn new(options: &Options, threads: usize) -> Databases {
+        Databases {
+            algorithm: options.algorithm,
+            heuristic: options.heuristic,
+            threads,
+            by_goal: std::sync::Mutex::default(),
+        }
+    }
+
+    fn get(&self, goal: &npuzzle_core::Board) -> Option<npuzzle_solver::Databases> {
+        let mut map = self.by_goal.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(goal.clone())
+            .or_insert_with(|| {
+                match crate::pdb_cmd::database_for(goal, self.algorithm, self.heuristic) {
+                    Ok(Some(pdb)) => {
+                        Some(npuzzle_solver::Databases { pdb: Some(pdb), threads: self.threads })
+                    }
+                    Ok(None) => None,
+                    Err(err) => {
+                        stdio::complain(format_args!("warning: {err:#}"));
+                        None
+                    }
+                }
+            })
+            .clone()
     }
 }
 

@@ -7,6 +7,9 @@ use std::process::{Command, Stdio};
 use npuzzle_core::{Board, Goal, Moves};
 use serde_json::Value;
 
+/// `npuzzle play` in a pseudo-terminal.
+mod play;
+
 /// What one run of the binary did.
 struct Run {
     code: i32,
@@ -37,6 +40,8 @@ impl Run {
 fn npuzzle_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
         .args(args)
+        // Pattern databases built by these tests stay out of the user's cache.
+        .env("NPUZZLE_CACHE", test_cache())
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -54,6 +59,11 @@ fn npuzzle_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
     };
     assert!(!run.stderr.contains("panicked"), "{args:?} panicked: {}", run.stderr);
     run
+}
+
+/// The cache directory of this test run.
+fn test_cache() -> PathBuf {
+    std::env::temp_dir().join(format!("npuzzle-cli-cache-{}", std::process::id()))
 }
 
 fn npuzzle(args: &[&str]) -> Run {
@@ -504,6 +514,155 @@ fn scramble_output_round_trips_into_solve() {
     assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
 }
 
+/// `npuzzle serve`: prints its URL, answers, logs the request, and exits 0 on Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn serve_prints_its_url_answers_and_stops_cleanly_on_ctrl_c() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("a line");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    assert!(host.starts_with("127.0.0.1:") && !host.ends_with(":0"), "{line}");
+    let mut stream = TcpStream::connect(host).expect("the server listens");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    write!(stream, "GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+        .expect("sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"status\":\"ok\""), "{answer}");
+
+    let interrupted = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    assert!(interrupted.is_ok_and(|s| s.success()));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop within 10 s of Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+    let mut log = String::new();
+    child.stderr.take().expect("piped").read_to_string(&mut log).expect("the log");
+    assert!(log.contains("/healthz") && log.contains("status=200"), "no request log: {log}");
+    assert!(!log.contains('\u{1b}'), "colour codes in a log that is not a terminal: {log}");
+}
+
+#[test]
+fn serve_refuses_a_bad_or_busy_address() {
+    npuzzle(&["serve", "--addr", "localhost"]).assert_fails(2, "invalid socket address");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = taken.local_addr().expect("its address").to_string();
+    npuzzle(&["serve", "--addr", &addr]).assert_fails(2, "cannot listen on");
+}
+
+/// Runs with the cache in `dir`.
+fn npuzzle_in(dir: &std::path::Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(args)
+        .env("NPUZZLE_CACHE", dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn pdb_build_list_verify_and_a_damaged_file() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-cli-pdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let empty = npuzzle_in(&dir, &["pdb", "list"]);
+    assert_eq!(empty.code, 0);
+    assert!(empty.stdout.contains("no pattern databases"), "{}", empty.stdout);
+    let built = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    assert!(
+        built.stderr.starts_with("npuzzle: built the 4-4 pattern database"),
+        "{}",
+        built.stderr
+    );
+    let again = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
+    assert!(again.stdout.contains("already built and sound"), "{}", again.stdout);
+    let list = npuzzle_in(&dir, &["pdb", "list"]);
+    assert!(list.stdout.contains("3x3-blank-last-4-4-"), "{}", list.stdout);
+    assert!(list.stdout.contains("partition 1,2,3,4/5,6,7,8"), "{}", list.stdout);
+    assert_eq!(npuzzle_in(&dir, &["pdb", "verify"]).code, 0);
+    // Damage the file: verify says so and exits 1; the next solve rebuilds it with a warning.
+    let file = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let n = bytes.len();
+    bytes[n - 7] ^= 0x20;
+    std::fs::write(&file, &bytes).unwrap();
+    let verify = npuzzle_in(&dir, &["pdb", "verify"]);
+    assert_eq!(verify.code, 1);
+    assert!(verify.stdout.contains("damaged: checksum mismatch"), "{}", verify.stdout);
+    let rebuilt = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
+    assert_eq!(rebuilt.code, 0);
+    assert!(
+        rebuilt.stderr.contains("checksum mismatch: the file is damaged; rebuilding it"),
+        "{}",
+        rebuilt.stderr
+    );
+    assert_eq!(npuzzle_in(&dir, &["pdb", "verify"]).code, 0);
+    for bad in [&["pdb", "build", "--partition", "7-7"][..], &["pdb", "build", "--size", "6x6"]] {
+        let run = npuzzle_in(&dir, bad);
+        run.assert_fails(2, "npuzzle: ");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_reports_every_instance_and_fails_on_a_wrong_length() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-cli-bench-{}", std::process::id()));
+    let good = scratch_file(
+        "bench-good.txt",
+        "# goal: blank-first\n1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15 | 3\n4 1 2 3 0 5 6 7 8 9 10 11 12 13 14 15 | 1\n",
+    );
+    let run = npuzzle_in(&dir, &["bench", good.to_str().unwrap(), "--heuristic", "pdb"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("total: 2 instances, 2 as expected"), "{}", run.stdout);
+    assert!(run.stderr.contains("for full speed, build the 7-8 database"), "{}", run.stderr);
+    let json =
+        npuzzle_in(&dir, &["bench", good.to_str().unwrap(), "--format", "json", "--threads", "2"]);
+    let lines = json.json_lines();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["length"], 3);
+    assert_eq!(lines[1]["length"], 1);
+    assert_eq!(lines[0]["heuristic"], "pdb");
+    assert_eq!(lines[2]["summary"], true);
+    assert_eq!(lines[2]["mismatches"], 0);
+    let wrong = scratch_file(
+        "bench-wrong.txt",
+        "# goal: blank-first\n1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15 | 5\n",
+    );
+    let run = npuzzle_in(&dir, &["bench", wrong.to_str().unwrap()]);
+    run.assert_fails(1, "solved with another length than expected");
+    assert!(run.stdout.contains("DIFFERS"));
+    let korf = npuzzle_in(&dir, &["bench", "korf100", "--limit", "2", "--heuristic", "pdb"]);
+    assert_eq!(korf.code, 0, "{}", korf.stderr);
+    assert!(korf.stdout.contains("total: 2 instances, 2 as expected"), "{}", korf.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Runs the binary with the given stdout and stderr, returning the exit status and what was
 /// captured of stderr (when it is piped).
 fn npuzzle_to(args: &[&str], stdout: Stdio, stderr: Stdio) -> (i32, String) {
@@ -521,8 +680,6 @@ fn npuzzle_to(args: &[&str], stdout: Stdio, stderr: Stdio) -> (i32, String) {
 fn dev_full() -> Stdio {
     std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full opens").into()
 }
-
-// --- Messages a user can act on (issue 13, items 7 and 8) ---
 
 #[test]
 fn usage_errors_keep_clap_suggestions_in_one_line() {
@@ -678,8 +835,6 @@ fn goal_comments_in_any_case_or_inside_a_board_apply_and_a_goal_that_does_not_fi
     assert_eq!(run.stderr, "npuzzle: stdin: line 2: goal is 2x2 but the board is 3x3\n");
 }
 
-// --- Reading what the tool itself prints (item 9) ---
-
 #[test]
 fn blanks_written_as_dot_or_underscore_and_digit_strings_are_boards() {
     for board in
@@ -744,8 +899,6 @@ fn a_byte_order_mark_and_cr_only_line_ends_are_read() {
     assert_eq!((r[0]["moves"].as_str(), r[1]["line"].as_u64()), (Some("LL"), Some(5)));
 }
 
-// --- Completions, man page, short options (item 16) ---
-
 #[test]
 fn completions_list_the_subcommands_and_the_algorithm_and_heuristic_names() {
     for shell in ["bash", "zsh", "fish"] {
@@ -790,8 +943,6 @@ fn short_options_and_scramble_defaults_to_4x4() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout.trim().parse::<Board>().unwrap().size().to_string(), "4x4");
 }
-
-// --- npuzzle check (item 13) ---
 
 #[test]
 fn check_says_whether_moves_reach_the_goal_in_words() {
@@ -912,8 +1063,6 @@ fn check_json_and_the_compact_limit() {
     assert_eq!(run.code, 2);
 }
 
-// --- Adversarial inputs: no option value or closed stream may panic ---
-
 #[test]
 fn absurd_timeouts_and_weights_are_refused_not_panicked_on() {
     let run = npuzzle(&["solve", "--timeout", "1e19", HARD_3]);
@@ -1011,8 +1160,6 @@ fn a_reader_that_closes_the_pipe_during_a_long_json_line_is_not_an_error() {
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
     }
 }
-
-// --- Limits that only limit (issue 13, items 1-4) ---
 
 /// A 4x4 board whose optimum (70) takes IDA* + linear conflict many seconds to prove, while
 /// weighted A* answers at once.
@@ -1114,8 +1261,6 @@ fn a_limit_names_its_lower_bound_and_a_change_that_helps_with_the_options_given(
     );
 }
 
-// --- Messages a user can act on (item 6) ---
-
 #[test]
 fn an_unsolvable_board_names_the_goal_it_can_reach() {
     let run = npuzzle(&["solve", UNSOLVABLE_3]);
@@ -1140,8 +1285,6 @@ fn an_unsolvable_board_names_the_goal_it_can_reach() {
         run.stderr
     );
 }
-
-// --- Long work is visible and can be stopped (items 10-12) ---
 
 /// Runs the binary under a pseudo-terminal (util-linux `script`), returning what the
 /// terminal showed (stdout and stderr together) and the exit status.
@@ -1269,8 +1412,6 @@ fn a_batch_summary_counts_statuses_and_a_length_mismatch_fails_the_run() {
     assert_eq!(run.code, 1);
 }
 
-// --- hint (item 14) and notations (item 15) ---
-
 #[test]
 fn hint_lists_every_move_with_the_distance_after_it() {
     let run = npuzzle(&["hint", "1 2 3/4 5 6/7 0 8"]);
@@ -1360,8 +1501,6 @@ fn a_full_stderr_never_panics_a_solve() {
         assert!((2..=4).contains(&code), "{args:?} exited {code}");
     }
 }
-
-// --- Limits hold for every engine ---
 
 #[test]
 fn the_table_and_the_reduction_solver_honour_the_node_and_memory_limits() {

@@ -71,7 +71,7 @@ impl Packed {
 impl ExactTable {
     /// Builds the table for `goal` by breadth-first search.
     ///
-    /// Returns `None` when the board has more than [`MAX_CELLS`] cells.
+    /// Returns `None` when the board has more than 9 cells.
     pub fn build(goal: &Board) -> Option<ExactTable> {
         match goal.tiles().len() {
             4 => Some(Self::build_n::<4>(goal)),

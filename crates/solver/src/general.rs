@@ -96,7 +96,9 @@ impl Engine {
                 let delta = match kind {
                     HeuristicKind::Hamming => i64::from(after != 0) - i64::from(before != 0),
                     HeuristicKind::Manhattan => after - before,
-                    HeuristicKind::LinearConflict => {
+                    HeuristicKind::LinearConflict
+                    | HeuristicKind::WalkingDistance
+                    | HeuristicKind::Pdb => {
                         let w = self.size.width();
                         let lines = |tiles: &[u16]| -> i64 {
                             if to % w == b % w {

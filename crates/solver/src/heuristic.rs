@@ -17,6 +17,8 @@ use std::fmt;
 
 use npuzzle_core::Board;
 
+pub mod walking_distance;
+
 /// A heuristic an engine computes: the [`crate::Heuristic`] option with `auto` resolved by
 /// the policy ([`crate::Plan`]). Engines match on it exhaustively, so a new heuristic is a
 /// compile error everywhere it must be handled.
@@ -28,6 +30,11 @@ pub enum HeuristicKind {
     Manhattan,
     /// Manhattan plus two moves for each tile that must leave its row or column.
     LinearConflict,
+    /// Walking distance (boards up to 4x4): [`walking_distance`]. Only the walking-distance
+    /// engine computes it; the line-table engines never get it.
+    WalkingDistance,
+    /// Additive pattern databases: [`crate::pdb`]. Only the database engines compute it.
+    Pdb,
 }
 
 impl HeuristicKind {
@@ -41,6 +48,8 @@ impl HeuristicKind {
             HeuristicKind::Hamming => "hamming",
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::WalkingDistance => "walking-distance",
+            HeuristicKind::Pdb => "pdb",
         }
     }
 }
@@ -142,12 +151,16 @@ impl GoalMap {
         self.manhattan(tiles) + rows + cols
     }
 
-    /// The value of heuristic `kind` for `tiles`.
+    /// The value of heuristic `kind` for `tiles` (the table heuristics, whose tables a
+    /// `GoalMap` does not hold, give linear conflict here: see [`walking_distance`] and
+    /// [`crate::pdb`]).
     pub fn estimate(&self, kind: HeuristicKind, tiles: &[u16]) -> u32 {
         match kind {
             HeuristicKind::Hamming => self.hamming(tiles),
             HeuristicKind::Manhattan => self.manhattan(tiles),
-            HeuristicKind::LinearConflict => self.linear_conflict(tiles),
+            HeuristicKind::LinearConflict | HeuristicKind::WalkingDistance | HeuristicKind::Pdb => {
+                self.linear_conflict(tiles)
+            }
         }
     }
 }

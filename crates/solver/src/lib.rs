@@ -42,6 +42,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod database_policy;
 mod dispatch;
 mod error;
 mod exact;
@@ -50,6 +51,8 @@ pub mod heuristic;
 mod hint;
 mod options;
 mod packed;
+pub mod pdb;
+pub mod pdb_search;
 mod policy;
 #[cfg(feature = "serde")]
 mod record;
@@ -60,6 +63,7 @@ mod solver;
 mod tables;
 mod watch;
 
+pub use database_policy::{Databases, solve_with};
 pub use error::SolveError;
 pub use exact::ExactTable;
 pub use heuristic::HeuristicKind;

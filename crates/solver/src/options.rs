@@ -104,11 +104,18 @@ pub enum Heuristic {
     /// Manhattan plus two moves for each tile that must leave its row or column to let
     /// another tile of that line pass (Hansson, Mayer & Yung 1992).
     LinearConflict,
+    /// Walking distance (Takahashi) for boards up to 4x4, with linear conflict where that is
+    /// larger; see [`crate::heuristic::walking_distance`].
+    WalkingDistance,
+    /// Additive disjoint pattern databases (Korf & Felner 2002), with the mirror lookup where
+    /// the goal allows it; see [`crate::pdb`].
+    Pdb,
 }
 
 impl Heuristic {
     /// Every heuristic name accepted on the command line.
-    pub const NAMES: &'static [&'static str] = &["auto", "hamming", "manhattan", "linear-conflict"];
+    pub const NAMES: &'static [&'static str] =
+        &["auto", "hamming", "manhattan", "linear-conflict", "walking-distance", "pdb"];
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
@@ -117,6 +124,8 @@ impl Heuristic {
             Heuristic::Hamming => "hamming",
             Heuristic::Manhattan => "manhattan",
             Heuristic::LinearConflict => "linear-conflict",
+            Heuristic::WalkingDistance => "walking-distance",
+            Heuristic::Pdb => "pdb",
         }
     }
 }
@@ -177,6 +186,8 @@ impl FromStr for Heuristic {
             "hamming" | "misplaced" | "misplaced-tiles" => Ok(Heuristic::Hamming),
             "manhattan" => Ok(Heuristic::Manhattan),
             "linear-conflict" | "linear" | "lc" | "manhattan-lc" => Ok(Heuristic::LinearConflict),
+            "walking-distance" | "walking" | "wd" => Ok(Heuristic::WalkingDistance),
+            "pdb" | "pattern-database" | "pattern-databases" => Ok(Heuristic::Pdb),
             _ => Err(UnknownName {
                 kind: "heuristic",
                 name: s.trim().chars().take(40).collect(),

@@ -132,6 +132,9 @@ fn heuristic_for(options: &Options, cells: usize) -> HeuristicKind {
         Heuristic::Hamming => HeuristicKind::Hamming,
         Heuristic::Manhattan => HeuristicKind::Manhattan,
         Heuristic::LinearConflict => HeuristicKind::LinearConflict,
+        // The table heuristics run on their own engines (see `solve_with`); a request that
+        // reaches the line-table engines without its tables gets linear conflict.
+        Heuristic::WalkingDistance | Heuristic::Pdb => HeuristicKind::LinearConflict,
     }
 }
 

@@ -141,6 +141,9 @@ pub enum Note {
         /// The Manhattan lower bound.
         lower_bound: u64,
     },
+    /// A pattern-database heuristic was asked for but no database for the goal was given,
+    /// so linear conflict guided the search.
+    NoDatabase,
     /// The reduction solver's anytime mode improved its first answer.
     Improved {
         /// The first answer's length.
@@ -168,6 +171,9 @@ impl fmt::Display for Note {
                 f,
                 "the reduction solver placed rows and columns (Manhattan lower bound {lower_bound})"
             ),
+            Note::NoDatabase => {
+                f.write_str("no pattern database for this goal: linear conflict was used")
+            }
             Note::Improved { from, to, attempts } => write!(
                 f,
                 "the anytime mode improved it from {from} to {to} moves in {attempts} attempts"

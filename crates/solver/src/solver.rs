@@ -12,7 +12,7 @@ use crate::error::SolveError;
 use crate::exact::ExactTable;
 use crate::options::{Algorithm, Options};
 use crate::policy::{self, SearchAlgorithm, Step};
-use crate::relabel::Relabel;
+use crate::relabel::{Relabel, is_canonical};
 use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
 use crate::tables::Tables;
 
@@ -122,17 +122,21 @@ impl Solver {
         check_request(board, goal)?;
         let plan = policy::plan(board.size(), options)?;
         let original = board;
-        let relabel = Relabel::new(goal);
-        let (board, goal) = if relabel.is_identity() {
-            (board.clone(), goal.clone())
+        // Blank-last and blank-first goals are canonical already: no copies then (a 3x3
+        // solve by table takes about a microsecond, so a few allocations would show).
+        let renamed;
+        let (board, goal) = if is_canonical(goal) {
+            (board, goal)
         } else {
-            (relabel.board(board), relabel.goal().clone())
+            let relabel = Relabel::new(goal);
+            renamed = (relabel.board(board), relabel.goal().clone());
+            (&renamed.0, &renamed.1)
         };
         let limits = &options.limits;
-        let task = Task { tables: &self.tables, board: &board, goal: &goal, limits, clock };
+        let task = Task { tables: &self.tables, board, goal, limits, clock };
         // The table answers solvability itself, at no extra cost.
         if plan.steps.first() != Some(&Step::Table) {
-            let parity = Parity::of(&board, &goal);
+            let parity = Parity::of(board, goal);
             if !parity.solvable() {
                 return Ok(unsolvable(parity, plan.steps[0], clock));
             }

@@ -430,3 +430,91 @@ fn a_watcher_can_stop_the_search() {
         npuzzle_solver::solve_watched(&unsolvable, &g, &Options::default(), &mut seen).unwrap();
     assert_eq!(sol.status, Status::Unsolvable);
 }
+
+/// Regression: tables were cached per goal board and never freed, so a batch of boards each
+/// with its own goal grew the process without bound (445 MB for 400 4x4 goals).
+#[test]
+fn tables_stay_bounded_whatever_the_goals() {
+    let solver = npuzzle_solver::Solver::new();
+    let mut s = Scrambler::new(400);
+    for (w, h, count) in [(3, 3, 200), (4, 4, 60), (3, 4, 40)] {
+        let size = Size::new(w, h).unwrap();
+        for _ in 0..count {
+            // A random goal (blank anywhere, any numbering) and an easy board towards it.
+            let goal = s.solvable(&Goal::BlankLast.board(size).unwrap());
+            let board = s.walk(&goal, 20).0;
+            let sol = solver.solve(&board, &goal, &Options::default()).unwrap();
+            assert_eq!(sol.status, Status::Solved);
+            let mut end = board.clone();
+            end.apply_all(&sol.moves).unwrap();
+            assert_eq!(end, goal);
+        }
+    }
+    // One exact table per 3x3 blank cell, one packed engine per 4x4 and 3x4 blank cell.
+    assert!(solver.table_count() <= 9 + 16 + 12, "{}", solver.table_count());
+}
+
+/// Records what `solve_observed` shows from the fast engines.
+#[derive(Default)]
+struct Progressed {
+    begun: u32,
+    bounds: Vec<u32>,
+    progress: u64,
+    finished: Option<bool>,
+    stop_at_progress: bool,
+}
+
+impl npuzzle_search::Observer<Board, u32> for Progressed {
+    fn begin(&mut self, _: &npuzzle_search::Begin<'_, Board, u32>) -> npuzzle_search::Flow {
+        self.begun += 1;
+        npuzzle_search::Flow::Continue
+    }
+
+    fn bound(&mut self, b: &npuzzle_search::Bound<u32>) -> npuzzle_search::Flow {
+        self.bounds.push(b.bound());
+        npuzzle_search::Flow::Continue
+    }
+
+    fn progress(&mut self, p: &npuzzle_search::Progress) -> npuzzle_search::Flow {
+        assert!(p.expanded() > 0 && p.expanded() % 1024 == 0);
+        self.progress += 1;
+        if self.stop_at_progress {
+            npuzzle_search::Flow::Stop
+        } else {
+            npuzzle_search::Flow::Continue
+        }
+    }
+
+    fn finish(&mut self, f: &npuzzle_search::Finish<'_>) {
+        self.finished = Some(f.found());
+    }
+}
+
+#[test]
+fn the_fast_engines_report_bounds_progress_and_stop_when_asked() {
+    let solver = npuzzle_solver::Solver::new();
+    let g = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
+    let b = Scrambler::new(9).walk(&g, 60).0;
+    for algorithm in [Algorithm::IdaStar, Algorithm::AStar] {
+        let options = Options { algorithm, heuristic: Heuristic::Manhattan, ..Options::default() };
+        let mut seen = Progressed::default();
+        let sol = solver.solve_observed(&b, &g, &options, &mut seen).unwrap();
+        assert_eq!(sol.status, Status::Solved);
+        assert_eq!(seen.begun, 1);
+        assert_eq!(seen.finished, Some(true));
+        assert_eq!(seen.bounds.last().copied(), Some(sol.moves.len() as u32), "{algorithm}");
+        assert!(seen.bounds.windows(2).all(|w| w[0] < w[1]), "{:?}", seen.bounds);
+        assert_eq!(seen.progress, (sol.stats.expanded - 1) / 1024, "{algorithm}");
+        // Stopping from a progress event ends the search as cancelled, with the bound kept.
+        if sol.stats.expanded > 1024 {
+            let mut stopper = Progressed { stop_at_progress: true, ..Progressed::default() };
+            let stopped = solver.solve_observed(&b, &g, &options, &mut stopper).unwrap();
+            assert_eq!(stopped.limit(), Some(Limit::Cancelled));
+            assert_eq!(stopped.stats.expanded, 1024);
+            assert_eq!(stopper.finished, Some(false));
+            let lb = stopped.lower_bound.unwrap();
+            assert!(lb >= u64::from(stopper.bounds.last().copied().unwrap_or(0)));
+            assert!(lb <= sol.moves.len() as u64);
+        }
+    }
+}

@@ -338,3 +338,98 @@ pub(crate) fn idastar(
     stats.max_frontier = s.max_depth;
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_core::{Goal, Scrambler, Size};
+
+    use super::*;
+    use crate::heuristic::{GoalMap, HeuristicKind};
+
+    /// [`make`] for a move known at run time.
+    fn make_k<const W: usize, const H: usize, const B: usize>(
+        k: usize,
+        terms: &[u8; TERMS_LEN],
+        has_cols: bool,
+        rows: u64,
+        cols: u64,
+        h: u32,
+    ) -> Option<(u64, u64, u32)> {
+        match k {
+            0 => make::<W, H, B, 0>(terms, has_cols, false, rows, cols, h),
+            1 => make::<W, H, B, 1>(terms, has_cols, false, rows, cols, h),
+            2 => make::<W, H, B, 2>(terms, has_cols, false, rows, cols, h),
+            _ => make::<W, H, B, 3>(terms, has_cols, false, rows, cols, h),
+        }
+    }
+
+    /// Walks random paths on a `W`x`H` board and checks, after every move, the h that the
+    /// shape-compiled update computes incrementally against the full evaluation of the
+    /// heuristic on the board.
+    fn incremental_h_is_the_full_h<const W: usize, const H: usize>() {
+        let mut s = Scrambler::new(5);
+        for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
+            let g = goal.board(Size::new(W, H).unwrap()).unwrap();
+            let g = crate::relabel::Relabel::new(&g).goal().clone();
+            let map = GoalMap::new(&g);
+            for kind in HeuristicKind::ALL {
+                let e = Engine::new(&g, Some(kind));
+                let (terms, has_cols) = e.terms();
+                for _ in 0..20 {
+                    let mut board = s.solvable(&g);
+                    let node = e.pack(&board);
+                    let (mut rows, mut cols, mut h) = (node.rows, node.cols, u32::from(node.h));
+                    for _ in 0..60 {
+                        let legal: Vec<_> = board.legal_moves().collect();
+                        let m = legal[s.below(legal.len() as u64) as usize];
+                        let k = Move::ALL.iter().position(|&a| a == m).unwrap();
+                        let blank = board.blank();
+                        let next = by_cell!(blank, make_k::<W, H>(k, terms, has_cols, rows, cols, h), else None);
+                        (rows, cols, h) = next.expect("a legal move");
+                        board = board.moved(m).unwrap();
+                        assert_eq!(rows, e.pack(&board).rows, "{kind} {board}");
+                        assert_eq!(cols, e.pack(&board).cols, "{kind} {board}");
+                        assert_eq!(h, map.estimate(kind, board.tiles()), "{kind} {board}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_h_equals_the_full_evaluation_on_every_shape() {
+        incremental_h_is_the_full_h::<2, 2>();
+        incremental_h_is_the_full_h::<2, 3>();
+        incremental_h_is_the_full_h::<3, 2>();
+        incremental_h_is_the_full_h::<2, 4>();
+        incremental_h_is_the_full_h::<4, 2>();
+        incremental_h_is_the_full_h::<3, 3>();
+        incremental_h_is_the_full_h::<3, 4>();
+        incremental_h_is_the_full_h::<4, 3>();
+        incremental_h_is_the_full_h::<4, 4>();
+    }
+
+    #[test]
+    fn bounds_are_reported_and_kept_as_the_lower_bound() {
+        struct Bounds(Vec<u32>);
+        impl npuzzle_search::Observer<npuzzle_core::Board, u32> for Bounds {
+            fn bound(&mut self, b: &npuzzle_search::Bound<u32>) -> Flow {
+                self.0.push(b.bound());
+                Flow::Continue
+            }
+        }
+        let g = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
+        let e = Engine::new(&g, Some(HeuristicKind::Manhattan));
+        let b = Scrambler::new(3).walk(&g, 40).0;
+        let start = e.pack(&b);
+        let mut seen = Bounds(Vec::new());
+        let mut watch = Watch::new(&mut seen, start.h.into());
+        let limits = npuzzle_search::Limits::default();
+        let moves = idastar(&e, start, &Budget::new(&limits), &mut watch, &mut Stats::default());
+        let length = moves.unwrap().len() as u32;
+        assert_eq!(watch.lower_bound, length);
+        assert_eq!(seen.0.first(), Some(&u32::from(start.h)));
+        assert_eq!(seen.0.last(), Some(&length));
+        assert!(seen.0.windows(2).all(|w| w[0] + 2 == w[1]), "{:?}", seen.0);
+    }
+}

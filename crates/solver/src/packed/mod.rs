@@ -172,7 +172,11 @@ impl Engine {
                     Some(HeuristicKind::Manhattan) => {
                         (0..width).map(|x| map.distance(tile(x), cell(x))).sum()
                     }
-                    Some(HeuristicKind::LinearConflict) => {
+                    Some(
+                        HeuristicKind::LinearConflict
+                        | HeuristicKind::WalkingDistance
+                        | HeuristicKind::Pdb,
+                    ) => {
                         let dist: u32 = (0..width).map(|x| map.distance(tile(x), cell(x))).sum();
                         let in_row = (0..width)
                             .map(tile)
@@ -187,7 +191,12 @@ impl Engine {
             }
         }
         let mut col_terms = Vec::new();
-        if kind == Some(HeuristicKind::LinearConflict) {
+        if matches!(
+            kind,
+            Some(
+                HeuristicKind::LinearConflict | HeuristicKind::WalkingDistance | HeuristicKind::Pdb
+            )
+        ) {
             col_terms = vec![0u8; width << (4 * height)];
             for c in 0..width {
                 for contents in 0..1usize << (4 * height) {
@@ -254,9 +263,12 @@ impl Engine {
                         Some(HeuristicKind::Hamming) => {
                             i8::from(after != 0) - i8::from(before != 0)
                         }
-                        Some(HeuristicKind::Manhattan | HeuristicKind::LinearConflict) => {
-                            after as i8 - before as i8
-                        }
+                        Some(
+                            HeuristicKind::Manhattan
+                            | HeuristicKind::LinearConflict
+                            | HeuristicKind::WalkingDistance
+                            | HeuristicKind::Pdb,
+                        ) => after as i8 - before as i8,
                     };
                 }
                 steps[b][k] = Step {

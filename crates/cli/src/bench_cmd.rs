@@ -1,0 +1,207 @@
+//! `npuzzle bench`: solve a set of instances with known optimal lengths and report the effort.
+//!
+//! The table has one row per instance (index, length, expected length, nodes generated,
+//! seconds) and a total with the node rate. The exit status is 1 when any length differs from
+//! the expected one (a wrong answer), 4 when a limit stopped an instance, else 0.
+
+use std::collections::HashMap;
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use npuzzle_core::{Board, Goal, parse_instances};
+use npuzzle_solver::{Databases, Limits, Options, Status, solve_with, thousands};
+use serde::Serialize;
+
+use crate::args::{BenchArgs, ScrambleFormat};
+use crate::pdb_cmd;
+
+const KORF100: &str = include_str!("../../../testdata/korf100.txt");
+const KORF24: &str = include_str!("../../../testdata/korf24.txt");
+
+/// One instance's line of `--format json`.
+#[derive(Serialize)]
+struct Row {
+    index: usize,
+    board: String,
+    status: &'static str,
+    length: Option<usize>,
+    expected: Option<u32>,
+    ok: bool,
+    expanded: u64,
+    generated: u64,
+    seconds: f64,
+    algorithm: &'static str,
+    heuristic: Option<&'static str>,
+}
+
+/// The last line of `--format json`.
+#[derive(Serialize)]
+struct Summary {
+    summary: bool,
+    instances: usize,
+    mismatches: usize,
+    limits: usize,
+    expanded: u64,
+    generated: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+    threads: usize,
+}
+
+/// Runs `npuzzle bench`.
+pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let text = match args.source.as_str() {
+        "korf100" => KORF100.to_string(),
+        "korf24" => KORF24.to_string(),
+        path => std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?,
+    };
+    let mut instances =
+        parse_instances(&text).with_context(|| format!("reading {}", args.source))?;
+    if let Some(limit) = args.limit {
+        instances.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    }
+    let options = Options {
+        algorithm: args.algorithm,
+        heuristic: args.heuristic,
+        limits: Limits {
+            max_nodes: args.max_nodes,
+            timeout: Some(args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT)),
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let json = args.format == ScrambleFormat::Json;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    if !json {
+        writeln!(
+            out,
+            "{:>5} {:>6} {:>8} {:>14} {:>10}",
+            "#", "length", "expected", "nodes", "seconds"
+        )?;
+    }
+    let mut tables: HashMap<Board, Databases> = HashMap::new();
+    let (mut mismatches, mut limits) = (0usize, 0usize);
+    let (mut expanded, mut generated, mut seconds) = (0u64, 0u64, 0f64);
+    let mut method = String::new();
+    for (i, inst) in instances.iter().enumerate() {
+        let goal = inst.goal.clone().unwrap_or(Goal::BlankLast).board(inst.board.size())?;
+        if !tables.contains_key(&goal) {
+            let clock = Instant::now();
+            let pdb = pdb_cmd::database_for(&goal, args.algorithm, args.heuristic)?;
+            if let Some(db) = &pdb {
+                crate::stdio::complain(format_args!(
+                    "pattern database {} for {} ({:.1} MB{}), ready in {:.3} s",
+                    db.partition().sizes(),
+                    db.size(),
+                    db.bytes().len() as f64 / 1e6,
+                    if db.has_reflection() { ", with reflection" } else { "" },
+                    clock.elapsed().as_secs_f64()
+                ));
+            }
+            tables.insert(goal.clone(), Databases { pdb, threads: args.threads });
+        }
+        let s = solve_with(&inst.board, &goal, &options, &tables[&goal])?;
+        if s.status == Status::Solved {
+            let mut end = inst.board.clone();
+            end.apply_all(&s.moves)?;
+            anyhow::ensure!(
+                end == goal,
+                "bug: the solution of instance {} does not reach the goal",
+                i + 1
+            );
+        }
+        let length = (s.status == Status::Solved).then_some(s.moves.len());
+        let ok = match (length, inst.optimal) {
+            (Some(l), Some(e)) => l == e as usize || (!s.optimal && l >= e as usize),
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if s.status == Status::Limit {
+            limits += 1;
+        } else if !ok {
+            mismatches += 1;
+        }
+        expanded += s.stats.expanded;
+        generated += s.stats.generated;
+        seconds += s.stats.seconds;
+        method =
+            format!("{}{}", s.algorithm, s.heuristic.map_or(String::new(), |h| format!(" + {h}")));
+        if json {
+            let row = Row {
+                index: i + 1,
+                board: inst.board.to_string(),
+                status: s.status.name(),
+                length,
+                expected: inst.optimal,
+                ok,
+                expanded: s.stats.expanded,
+                generated: s.stats.generated,
+                seconds: s.stats.seconds,
+                algorithm: s.algorithm.name(),
+                heuristic: s.heuristic.map(|h| h.name()),
+            };
+            writeln!(out, "{}", serde_json::to_string(&row)?)?;
+        } else {
+            let length = length.map_or_else(|| s.status.name().to_string(), |l| l.to_string());
+            let expected = inst.optimal.map_or_else(|| "-".to_string(), |e| e.to_string());
+            let flag = if ok {
+                ""
+            } else if s.status == Status::Limit {
+                "  (limit)"
+            } else {
+                "  DIFFERS"
+            };
+            writeln!(
+                out,
+                "{:>5} {:>6} {:>8} {:>14} {:>10.4}{flag}",
+                i + 1,
+                length,
+                expected,
+                thousands(s.stats.generated),
+                s.stats.seconds
+            )?;
+        }
+        out.flush()?;
+    }
+    let n = instances.len();
+    let rate = if seconds > 0.0 { generated as f64 / seconds } else { 0.0 };
+    if json {
+        let summary = Summary {
+            summary: true,
+            instances: n,
+            mismatches,
+            limits,
+            expanded,
+            generated,
+            seconds,
+            nodes_per_second: rate,
+            threads: args.threads,
+        };
+        writeln!(out, "{}", serde_json::to_string(&summary)?)?;
+    } else {
+        writeln!(
+            out,
+            "total: {n} instances, {} as expected, {} nodes ({} per instance), {seconds:.3} s, {:.2} M nodes/s ({method}, {} thread{})",
+            n - mismatches - limits,
+            thousands(generated),
+            thousands(generated / n.max(1) as u64),
+            rate / 1e6,
+            args.threads,
+            if args.threads == 1 { "" } else { "s" }
+        )?;
+    }
+    out.flush()?;
+    if mismatches > 0 {
+        crate::stdio::complain(format_args!(
+            "{mismatches} instance(s) solved with another length than expected"
+        ));
+        return Ok(ExitCode::from(1));
+    }
+    if limits > 0 {
+        crate::stdio::complain(format_args!("{limits} instance(s) stopped at a limit"));
+        return Ok(ExitCode::from(4));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,58 @@
+//! `npuzzle play`: the terminal game (see the `npuzzle-tui` crate).
+
+use std::io::{self, IsTerminal};
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, bail};
+use npuzzle_core::{Board, Goal, Size};
+use npuzzle_tui::{App, Config, StartError};
+
+use crate::args::PlayArgs;
+
+/// Exit status for a board that cannot reach the goal.
+const EXIT_UNSOLVABLE: u8 = 3;
+
+/// Runs `npuzzle play`.
+pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let board = args
+        .board
+        .as_deref()
+        .map(|text| text.parse::<Board>().context("invalid BOARD"))
+        .transpose()?;
+    let size = match (&board, args.size, &args.goal) {
+        (Some(board), Some(size), _) if board.size() != size => {
+            bail!("the board is {} but --size says {size}", board.size())
+        }
+        (Some(board), _, _) => board.size(),
+        (None, Some(size), _) => size,
+        (None, None, Goal::Board(goal)) => goal.size(),
+        (None, None, _) => Size::square(4).context("4x4")?,
+    };
+    let config = Config {
+        size,
+        goal: args.goal.clone(),
+        board,
+        seed: args.seed.unwrap_or_else(clock_seed),
+        // https://no-color.org: set and not empty means no colours.
+        color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    // Check the game before taking over the terminal, so a bad one is a plain message.
+    match App::new(config.clone(), std::time::Instant::now()) {
+        Ok(_) => {}
+        Err(err @ StartError::Unsolvable(_)) => {
+            crate::stdio::complain(format_args!("{err}"));
+            return Ok(ExitCode::from(EXIT_UNSOLVABLE));
+        }
+        Err(err) => bail!("--goal: {err}"),
+    }
+    if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
+        bail!("npuzzle play needs a terminal (stdin and stdout are not both one)");
+    }
+    npuzzle_tui::play(config).context("terminal")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+}

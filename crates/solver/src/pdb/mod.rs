@@ -1,0 +1,466 @@
+//! Additive disjoint pattern databases (Korf & Felner 2002; Felner, Korf & Hanan 2004) for any
+//! board of at most 25 cells, any goal and any partition of the tiles.
+//!
+//! A [`Partition`] splits the tiles into groups; each group's table holds, for every placement
+//! of its tiles, the fewest moves *of those tiles* that bring them home, wherever the other
+//! tiles are. A [`Database`] is the tables of one partition for one goal.
+//!
+//! # Admissibility
+//! - **Claim.** For every position, the sum over the groups of their table entries is at most
+//!   the number of moves left; so is the same sum taken on the position mirrored about the
+//!   main diagonal ([`Database::has_reflection`]), and so is the larger of the two.
+//! - **Why.** Follow an optimal solution and sort its moves by the tile that moves: each move
+//!   moves a tile of exactly one group. The moves of one group's tiles, with the other tiles
+//!   made indistinguishable, are a path in that group's abstract space from the position's
+//!   placement to the goal, so there are at least as many as the table entry (the table is an
+//!   exact breadth-first distance in that space, minimised over where the blank is). The
+//!   groups are disjoint, so the counts add up to at most the solution's length. Mirroring
+//!   about the main diagonal, with the tiles relabelled so the goal maps to itself (possible
+//!   when the board is square and the blank's goal cell is on the diagonal), maps solutions to
+//!   solutions of the same length, so the bound of the mirror is a bound too.
+//! - **Not consistent.** The table is minimised over the blank's regions, and the region the
+//!   blank is actually in may be farther: when a pattern tile moves, the entry can jump by
+//!   more than one move (the tests find jumps of 3 on 3x3). IDA* does not need consistency;
+//!   A* over these tables must reopen nodes, which `npuzzle-search`'s A* does. Storing one
+//!   entry per region instead would make the bound consistent and stronger, but the 8-tile
+//!   table of the 15-puzzle has 2.75 regions per cell set: 713 MB instead of 259 MB.
+//! - **Source.** R. E. Korf and A. Felner, "Disjoint pattern database heuristics", *Artificial
+//!   Intelligence* 134, 2002; A. Felner, R. E. Korf and S. Hanan, "Additive pattern database
+//!   heuristics", *JAIR* 22, 2004 (reflection about the main diagonal, as used there).
+//! - **Test.** `tests/pdb.rs` computes exact distances for every position of 2x4, 4x2 and 3x3
+//!   boards by breadth-first search, for three goals, and checks that every partition's bound
+//!   (mirror included) is at most the distance with the same parity, that a single group of
+//!   every tile gives the exact distance, and that one group's table equals an independent
+//!   0-1 breadth-first search over (tile cells, blank cell).
+//!
+//! # Storage
+//! An entry stores `(distance - manhattan) / 2` for the group's tiles, which is exact (the two
+//! have the same parity) and small: 4 bits an entry for every partition we build, so the 7-8
+//! partition of the 15-puzzle takes 288 MB. The search adds the Manhattan distance it keeps
+//! incrementally anyway. See [`mod@file`] for the file layout and [`Cache`] for where files live.
+
+mod build;
+mod cache;
+pub mod file;
+mod pattern;
+pub(crate) mod rank;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use npuzzle_core::{Board, Size};
+use thiserror::Error;
+
+pub use cache::{Cache, CacheError, CachedFile, Verified};
+pub use file::{Encoding, FORMAT_VERSION, FileError};
+pub use pattern::{MAX_CELLS, MAX_ENTRIES, Partition, PartitionError, entries};
+pub use rank::MAX_PATTERN_TILES;
+
+pub(crate) use pattern::Geometry;
+
+use build::{Interrupted, Layout, PatternSpec};
+use file::GroupHeader;
+
+/// How far a build has got: abstract states expanded out of the total.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// States expanded so far, over every group.
+    pub done: u64,
+    /// States there are to expand, over every group.
+    pub total: u64,
+}
+
+/// Why a database could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum BuildError {
+    /// The partition names a tile the goal's board does not have.
+    #[error("the partition does not fit a {0} board")]
+    Partition(Size),
+    /// The board has more than [`MAX_CELLS`] cells.
+    #[error("pattern databases need at most {MAX_CELLS} cells, not {0}")]
+    BoardTooLarge(usize),
+    /// The cancel flag was raised.
+    #[error("the build was cancelled")]
+    Cancelled,
+    /// A distance did not fit a byte (not seen on boards of at most 25 cells).
+    #[error("a pattern distance exceeds 254 moves")]
+    TooDeep,
+}
+
+/// The tables of one partition for one goal. Cheap to clone (shared), `Send + Sync`.
+#[derive(Clone)]
+pub struct Database {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    goal: Board,
+    partition: Partition,
+    tables: Vec<Table>,
+    image: Image,
+    mirror: Option<Mirror>,
+    /// Each tile's contribution to the Manhattan distance from each cell (0 for tiles in no
+    /// group): `manhattan[tile * cells + cell]`.
+    manhattan: Vec<u8>,
+}
+
+/// The whole file image: built in memory, or mapped from the cache.
+enum Image {
+    Owned(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+impl Image {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Image::Owned(v) => v,
+            Image::Mapped(m) => m,
+        }
+    }
+}
+
+/// One group's table inside the image.
+#[derive(Clone, Debug)]
+pub(crate) struct Table {
+    pub(crate) tiles: Vec<u16>,
+    pub(crate) orders: u64,
+    pub(crate) encoding: Encoding,
+    /// Byte range in the image.
+    start: usize,
+    len: usize,
+}
+
+/// The reflection about the main diagonal that maps the goal to itself.
+#[derive(Clone, Debug)]
+pub(crate) struct Mirror {
+    /// The mirrored cell of each cell.
+    pub(crate) cell: Vec<u8>,
+    /// The label each tile takes in the mirrored position.
+    pub(crate) tile: Vec<u8>,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database")
+            .field("size", &self.size())
+            .field("goal", &self.inner.goal)
+            .field("partition", &self.inner.partition.to_string())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Database {
+    /// Builds every group's table by breadth-first search on `threads` threads, calling
+    /// `progress` now and then (from any of the threads).
+    ///
+    /// # Errors
+    /// [`BuildError`] when the partition does not fit the board, or `cancel` was raised.
+    ///
+    /// # Examples
+    /// ```
+    /// use npuzzle_core::{Board, Goal, Size};
+    /// use npuzzle_solver::pdb::{Database, Partition};
+    /// let goal = Goal::BlankLast.board(Size::new(3, 3)?)?;
+    /// let partition = Partition::parse("4-4", &goal)?;
+    /// let db = Database::build(&goal, &partition, 1, &|_| {}, None)?;
+    /// let board: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+    /// assert!(db.estimate(&board) <= 31); // 31 moves are optimal
+    /// assert_eq!(db.estimate(&goal), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn build(
+        goal: &Board,
+        partition: &Partition,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Database, BuildError> {
+        let size = goal.size();
+        let cells = size.cells();
+        if cells > MAX_CELLS {
+            return Err(BuildError::BoardTooLarge(cells));
+        }
+        if partition.groups().iter().flatten().any(|&t| usize::from(t) >= cells) {
+            return Err(BuildError::Partition(size));
+        }
+        let geometry = Geometry::new(size.width(), size.height());
+        let positions = goal.positions();
+        let layouts: Vec<Layout> =
+            partition.groups().iter().map(|g| Layout::new(&geometry, g.len())).collect();
+        let total = layouts.iter().map(Layout::states).sum();
+        let done = AtomicU64::new(0);
+        let report = |n: u64| {
+            let d = done.fetch_add(n, Relaxed) + n;
+            progress(Progress { done: d, total });
+        };
+        let mut tables = Vec::new();
+        for (group, layout) in partition.groups().iter().zip(&layouts) {
+            let spec = PatternSpec {
+                geometry: geometry.clone(),
+                goal_cells: group.iter().map(|&t| positions[usize::from(t)] as u8).collect(),
+                blank_goal: goal.blank() as u8,
+            };
+            let mut table =
+                build::distances(&spec, layout, threads, &report, cancel).map_err(|e| match e {
+                    Interrupted::Cancelled => BuildError::Cancelled,
+                    Interrupted::TooDeep => BuildError::TooDeep,
+                })?;
+            let most = build::to_extra(&spec, layout, &mut table, threads);
+            let encoding = if most <= 15 { Encoding::Nibble } else { Encoding::Byte };
+            if encoding == Encoding::Nibble {
+                let packed: Vec<u8> =
+                    table.chunks(2).map(|p| p[0] | p.get(1).map_or(0, |&b| b << 4)).collect();
+                table = packed;
+            }
+            tables.push((group.clone(), encoding, table));
+        }
+        progress(Progress { done: total, total });
+        let mut offset = 0u64;
+        let mut groups = Vec::new();
+        for (tiles, encoding, bytes) in &tables {
+            groups.push(GroupHeader {
+                tiles: tiles.clone(),
+                encoding: *encoding,
+                offset,
+                len: bytes.len() as u64,
+            });
+            offset = file::align(offset + bytes.len() as u64);
+        }
+        let mut image = file::encode_header(size.width(), size.height(), goal.tiles(), &groups);
+        let header_len = image.len();
+        let data_len = groups.last().map_or(0, |g| g.offset + g.len);
+        image.reserve_exact(data_len as usize);
+        for ((_, _, bytes), g) in tables.iter().zip(&groups) {
+            image.resize(header_len + g.offset as usize, 0);
+            image.extend_from_slice(bytes);
+        }
+        drop(tables);
+        file::seal(&mut image);
+        Database::from_image(Image::Owned(image)).map_err(|_| BuildError::Partition(size))
+    }
+
+    /// A database from a file image, checked (magic, version, lengths, fields, checksum).
+    ///
+    /// # Errors
+    /// [`FileError`] naming what does not hold.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Database, FileError> {
+        Database::from_image(Image::Owned(bytes))
+    }
+
+    pub(crate) fn from_mmap(map: memmap2::Mmap) -> Result<Database, FileError> {
+        Database::from_image(Image::Mapped(map))
+    }
+
+    fn from_image(image: Image) -> Result<Database, FileError> {
+        let header = file::decode(image.bytes())?;
+        let size =
+            Size::new(header.width, header.height).map_err(|_| FileError::Header("board size"))?;
+        let goal = Board::new(size, header.goal.clone())
+            .map_err(|_| FileError::Header("goal is not a board"))?;
+        let groups: Vec<Vec<u16>> = header.groups.iter().map(|g| g.tiles.clone()).collect();
+        let partition =
+            Partition::new(groups, size.cells()).map_err(|_| FileError::Header("partition"))?;
+        // The shift tables the search needs (built once per process; about 5 MB for 8 tiles),
+        // now rather than on the first solve.
+        for g in &header.groups {
+            rank::Shifts::get(g.tiles.len());
+        }
+        let tables = header
+            .groups
+            .iter()
+            .map(|g| Table {
+                tiles: g.tiles.clone(),
+                orders: rank::factorial(g.tiles.len()),
+                encoding: g.encoding,
+                start: header.header_len + g.offset as usize,
+                len: g.len as usize,
+            })
+            .collect();
+        let covers_all = partition.groups().iter().map(Vec::len).sum::<usize>() + 1 == size.cells();
+        let mirror = if covers_all { mirror_of(&goal) } else { None };
+        let geometry = Geometry::new(size.width(), size.height());
+        let cells = size.cells();
+        let goal_pos = goal.positions();
+        let mut manhattan = vec![0u8; cells * cells];
+        for &t in partition.groups().iter().flatten() {
+            let t = usize::from(t);
+            for c in 0..cells {
+                manhattan[t * cells + c] = geometry.distance(c, goal_pos[t]) as u8;
+            }
+        }
+        Ok(Database {
+            inner: Arc::new(Inner { goal, partition, tables, image, mirror, manhattan }),
+        })
+    }
+
+    /// The whole file image (header and tables), as the cache stores it.
+    pub fn bytes(&self) -> &[u8] {
+        self.inner.image.bytes()
+    }
+
+    /// The same database with its tables copied into this process's memory. Lookups are
+    /// random reads over hundreds of megabytes: a mapped file is read through 4 KiB pages, and
+    /// nearly every lookup then also misses the TLB, while anonymous memory gets transparent
+    /// huge pages where the system offers them. Measured on the 7-8 tables and Korf's 100
+    /// instances: see the README's benchmark section.
+    pub fn in_memory(&self) -> Database {
+        match &self.inner.image {
+            Image::Owned(_) => self.clone(),
+            Image::Mapped(m) => {
+                let inner = &self.inner;
+                Database {
+                    inner: Arc::new(Inner {
+                        goal: inner.goal.clone(),
+                        partition: inner.partition.clone(),
+                        tables: inner.tables.clone(),
+                        image: Image::Owned(m.to_vec()),
+                        mirror: inner.mirror.clone(),
+                        manhattan: inner.manhattan.clone(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Whether the tables are mapped from a file rather than held in memory.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.inner.image, Image::Mapped(_))
+    }
+
+    /// The board size.
+    pub fn size(&self) -> Size {
+        self.inner.goal.size()
+    }
+
+    /// The goal the distances lead to.
+    pub fn goal(&self) -> &Board {
+        &self.inner.goal
+    }
+
+    /// The partition of the tiles.
+    pub fn partition(&self) -> &Partition {
+        &self.inner.partition
+    }
+
+    /// Table entries over every group.
+    pub fn entries(&self) -> u64 {
+        self.inner.partition.entries(self.size().cells())
+    }
+
+    /// How each group's table is stored.
+    pub fn encodings(&self) -> Vec<Encoding> {
+        self.inner.tables.iter().map(|t| t.encoding).collect()
+    }
+
+    /// Whether the groups hold every tile (what the optimal search needs: its goal test is
+    /// "every tile home").
+    pub fn covers_every_tile(&self) -> bool {
+        self.inner.partition.groups().iter().map(Vec::len).sum::<usize>() + 1 == self.size().cells()
+    }
+
+    /// Whether lookups also use the position mirrored about the main diagonal (square boards
+    /// whose goal has the blank on the diagonal, with a partition of every tile, so the
+    /// Manhattan distance is the same for both).
+    pub fn has_reflection(&self) -> bool {
+        self.inner.mirror.is_some()
+    }
+
+    pub(crate) fn tables(&self) -> &[Table] {
+        &self.inner.tables
+    }
+
+    pub(crate) fn mirror(&self) -> Option<&Mirror> {
+        self.inner.mirror.as_ref()
+    }
+
+    /// The bytes of table `t`.
+    #[inline]
+    pub(crate) fn table_bytes(&self, t: usize) -> &[u8] {
+        let table = &self.inner.tables[t];
+        &self.inner.image.bytes()[table.start..table.start + table.len]
+    }
+
+    /// The lower bound for `board` (a board of this database's size): its Manhattan
+    /// distance plus twice the larger of the table sums for it and for its mirror.
+    ///
+    /// # Panics
+    /// If `board` is not of this database's size.
+    pub fn estimate(&self, board: &Board) -> u32 {
+        assert_eq!(board.size(), self.size(), "board size");
+        let tiles: Vec<u8> = board.tiles().iter().map(|&t| t as u8).collect();
+        let md = self.manhattan(&tiles);
+        let mut extra = self.extra(&tiles);
+        if let Some(m) = self.mirror() {
+            let mut mirrored = vec![0u8; tiles.len()];
+            for (c, &t) in tiles.iter().enumerate() {
+                mirrored[usize::from(m.cell[c])] = m.tile[usize::from(t)];
+            }
+            extra = extra.max(self.extra(&mirrored));
+        }
+        md + 2 * extra
+    }
+
+    /// The Manhattan distance of the tiles of the groups.
+    fn manhattan(&self, tiles: &[u8]) -> u32 {
+        let n = tiles.len();
+        tiles
+            .iter()
+            .enumerate()
+            .map(|(c, &t)| u32::from(self.inner.manhattan[usize::from(t) * n + c]))
+            .sum()
+    }
+
+    /// The sum of the table entries for the position `tiles` (cell to tile).
+    fn extra(&self, tiles: &[u8]) -> u32 {
+        let mut cell_of = vec![0u8; tiles.len()];
+        for (c, &t) in tiles.iter().enumerate() {
+            cell_of[usize::from(t)] = c as u8;
+        }
+        let mut cells = [0u8; MAX_PATTERN_TILES];
+        let mut sum = 0;
+        for (t, table) in self.inner.tables.iter().enumerate() {
+            let k = table.tiles.len();
+            for (slot, &x) in cells.iter_mut().zip(&table.tiles) {
+                *slot = cell_of[usize::from(x)];
+            }
+            sum += u32::from(self.value(t, index_of(&cells[..k], table.orders)));
+        }
+        sum
+    }
+
+    /// Entry `index` of table `t`.
+    #[inline]
+    pub(crate) fn value(&self, t: usize, index: u64) -> u8 {
+        let bytes = self.table_bytes(t);
+        match self.inner.tables[t].encoding {
+            Encoding::Nibble => (bytes[(index >> 1) as usize] >> ((index & 1) << 2)) & 15,
+            Encoding::Byte => bytes[index as usize],
+        }
+    }
+}
+
+/// The table index of a group whose tiles (in group order) stand on `cells`.
+pub(crate) fn index_of(cells: &[u8], orders: u64) -> u64 {
+    let mask = cells.iter().fold(0u32, |m, &c| m | 1 << c);
+    let mut order = [0u8; MAX_PATTERN_TILES];
+    for (q, &c) in cells.iter().enumerate() {
+        order[(mask & ((1 << c) - 1)).count_ones() as usize] = q as u8;
+    }
+    u64::from(rank::subset_rank(mask)) * orders + u64::from(rank::perm_rank(&order[..cells.len()]))
+}
+
+/// The diagonal reflection that fixes `goal`, if there is one.
+fn mirror_of(goal: &Board) -> Option<Mirror> {
+    let (w, h) = (goal.width(), goal.height());
+    if w != h {
+        return None;
+    }
+    let (bx, by) = goal.blank_xy();
+    if bx != by {
+        return None;
+    }
+    let cell: Vec<u8> = (0..w * h).map(|c| ((c % w) * w + c / w) as u8).collect();
+    let pos = goal.positions();
+    let tile: Vec<u8> = (0..w * h).map(|t| goal.tiles()[usize::from(cell[pos[t]])] as u8).collect();
+    Some(Mirror { cell, tile })
+}

@@ -1,0 +1,447 @@
+//! Pattern databases against exact distances: every position of small boards.
+
+use std::collections::HashMap;
+use std::collections::VecDeque;
+
+use npuzzle_core::{Board, Goal, Move, Size};
+use npuzzle_solver::heuristic::GoalMap;
+use npuzzle_solver::pdb::{Database, Partition};
+
+/// Exact distance to `goal` of every reachable board, by breadth-first search.
+fn exact(goal: &Board) -> HashMap<Board, u32> {
+    let mut dist = HashMap::from([(goal.clone(), 0)]);
+    let mut queue = VecDeque::from([goal.clone()]);
+    while let Some(b) = queue.pop_front() {
+        let d = dist[&b];
+        for m in Move::ALL {
+            if let Some(n) = b.moved(m) {
+                dist.entry(n.clone()).or_insert_with(|| {
+                    queue.push_back(n);
+                    d + 1
+                });
+            }
+        }
+    }
+    dist
+}
+
+fn check(goal: &Board, spec: &str, dist: &HashMap<Board, u32>) -> Database {
+    let partition = Partition::parse(spec, goal).unwrap();
+    let db = Database::build(goal, &partition, 2, &|_| {}, None).unwrap();
+    for (b, &d) in dist {
+        let h = db.estimate(b);
+        assert!(h <= d, "{spec} on {goal}: h({b}) = {h} > {d}");
+        assert_eq!(h % 2, d % 2, "{spec}: parity of h({b})");
+    }
+    db
+}
+
+/// The fewest moves of `group`'s tiles that bring them home from every placement, minimised
+/// over the blank's cells, by a 0-1 breadth-first search over (tile cells, blank cell): an
+/// independent reference for one table (the builder works on blank regions instead).
+fn group_distances(goal: &Board, group: &[u16]) -> HashMap<Vec<usize>, u32> {
+    let size = goal.size();
+    let pos = goal.positions();
+    let start: (Vec<usize>, usize) =
+        (group.iter().map(|&t| pos[usize::from(t)]).collect(), goal.blank());
+    let mut dist: HashMap<(Vec<usize>, usize), u32> = HashMap::from([(start.clone(), 0)]);
+    let mut deque = VecDeque::from([(start, 0u32)]);
+    while let Some(((cells, blank), d)) = deque.pop_front() {
+        if dist[&(cells.clone(), blank)] < d {
+            continue;
+        }
+        let (x, y) = size.xy(blank);
+        for (dx, dy) in [(0isize, 1isize), (0, -1), (1, 0), (-1, 0)] {
+            let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy)) else {
+                continue;
+            };
+            if nx >= size.width() || ny >= size.height() {
+                continue;
+            }
+            let to = size.index(nx, ny);
+            let mut next = cells.clone();
+            let cost = match cells.iter().position(|&c| c == to) {
+                Some(i) => {
+                    next[i] = blank;
+                    1
+                }
+                None => 0,
+            };
+            let key = (next, to);
+            if dist.get(&key).is_none_or(|&old| old > d + cost) {
+                dist.insert(key.clone(), d + cost);
+                if cost == 0 {
+                    deque.push_front((key, d));
+                } else {
+                    deque.push_back((key, d + 1));
+                }
+            }
+        }
+    }
+    let mut best: HashMap<Vec<usize>, u32> = HashMap::new();
+    for ((cells, _), d) in dist {
+        let e = best.entry(cells).or_insert(d);
+        *e = (*e).min(d);
+    }
+    best
+}
+
+#[test]
+fn one_group_tables_equal_a_reference_search() {
+    for (w, h, group) in [(3, 3, vec![1u16, 2, 4, 5]), (3, 3, vec![8, 7, 6]), (2, 4, vec![2, 3, 5])]
+    {
+        let size = Size::new(w, h).unwrap();
+        for goal in [Goal::BlankLast, Goal::Snail] {
+            let goal = goal.board(size).unwrap();
+            let reference = group_distances(&goal, &group);
+            let partition = Partition::new(vec![group.clone()], size.cells()).unwrap();
+            let db = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+            let cells_of = |b: &Board| -> Vec<usize> {
+                let pos = b.positions();
+                group.iter().map(|&t| pos[usize::from(t)]).collect()
+            };
+            for b in exact(&goal).keys() {
+                let mut expected = reference[&cells_of(b)];
+                if db.has_reflection() {
+                    // The mirror about the main diagonal, tiles relabelled to fix the goal.
+                    let tr = |c: usize| (c % w) * w + c / w;
+                    let gpos = goal.positions();
+                    let mut m = vec![0u16; size.cells()];
+                    for (c, &t) in b.tiles().iter().enumerate() {
+                        m[tr(c)] = goal.tiles()[tr(gpos[usize::from(t)])];
+                    }
+                    let m = Board::new(size, m).unwrap();
+                    expected = expected.max(reference[&cells_of(&m)]);
+                }
+                assert_eq!(db.estimate(b), expected, "{goal} {group:?} at {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_partition_is_admissible_on_every_3x3_and_2x4_position() {
+    for (w, h, specs) in [
+        (3, 3, &["4-4", "3-5", "2-3-3", "1-1-1-1-1-1-1-1", "8"][..]),
+        (2, 4, &["3-4", "2-2-3", "7"][..]),
+        (4, 2, &["4-3", "7"][..]),
+    ] {
+        let size = Size::new(w, h).unwrap();
+        for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
+            let goal = goal.board(size).unwrap();
+            let dist = exact(&goal);
+            for spec in specs {
+                let db = check(&goal, spec, &dist);
+                if *spec == "8" || *spec == "7" {
+                    // One group of every tile: the abstract space is the puzzle itself.
+                    for (b, &d) in &dist {
+                        assert_eq!(db.estimate(b), d, "{spec} exact at {b}");
+                    }
+                }
+                if spec.starts_with("1-1") {
+                    let map = GoalMap::new(&goal);
+                    for b in dist.keys() {
+                        let md = map.manhattan(b.tiles());
+                        assert!(db.estimate(b) >= md);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_mirror_is_used_where_the_goal_allows_it() {
+    let size = Size::square(3).unwrap();
+    let first = Goal::BlankFirst.board(size).unwrap();
+    let snail = Goal::Snail.board(size).unwrap();
+    let p = Partition::parse("4-4", &first).unwrap();
+    assert!(Database::build(&first, &p, 1, &|_| {}, None).unwrap().has_reflection());
+    let p = Partition::parse("4-4", &snail).unwrap();
+    // The snail's blank is in the middle, on the diagonal.
+    assert!(Database::build(&snail, &p, 1, &|_| {}, None).unwrap().has_reflection());
+    let g4 = Goal::Snail.board(Size::square(4).unwrap()).unwrap();
+    let p = Partition::parse("1,2/3", &g4).unwrap();
+    assert!(!Database::build(&g4, &p, 1, &|_| {}, None).unwrap().has_reflection());
+}
+
+#[test]
+fn walking_distance_is_admissible_and_consistent_on_every_3x3_and_2x4_position() {
+    use npuzzle_solver::heuristic::walking_distance::WalkingDistance;
+    for (w, h) in [(3, 3), (2, 4), (4, 2)] {
+        let size = Size::new(w, h).unwrap();
+        for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
+            let goal = goal.board(size).unwrap();
+            let wd = WalkingDistance::new(&goal).unwrap();
+            let map = GoalMap::new(&goal);
+            for (b, &d) in &exact(&goal) {
+                let walk = wd.walking(b);
+                assert!(
+                    walk <= d && walk >= map.manhattan(b.tiles()),
+                    "{goal}: wd({b}) = {walk}, d = {d}"
+                );
+                assert!(wd.estimate(b) <= d);
+                for m in Move::ALL {
+                    if let Some(n) = b.moved(m) {
+                        assert!(walk.abs_diff(wd.walking(&n)) <= 1, "{b} {m}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+mod search {
+    use npuzzle_core::{Board, Goal, Scrambler, Size, parse_instances};
+    use npuzzle_solver::pdb::{Database, Partition};
+    use npuzzle_solver::{
+        Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Status, pdb_search, solve,
+        solve_with,
+    };
+
+    fn replays(board: &Board, goal: &Board, moves: &npuzzle_core::Moves) {
+        let mut end = board.clone();
+        end.apply_all(moves).unwrap();
+        assert_eq!(&end, goal, "the moves of {board} do not reach the goal");
+    }
+
+    fn db(goal: &Board, spec: &str) -> Database {
+        Database::build(goal, &Partition::parse(spec, goal).unwrap(), 2, &|_| {}, None).unwrap()
+    }
+
+    #[test]
+    fn ida_on_databases_agrees_with_exact_distances_on_3x3() {
+        let size = Size::square(3).unwrap();
+        for goal in [Goal::BlankLast, Goal::Snail] {
+            let goal = goal.board(size).unwrap();
+            let db = db(&goal, "4-4");
+            let mut rng = Scrambler::new(7);
+            for i in 0..300 {
+                let board = rng.solvable(&goal);
+                let exact = solve(&board, &goal, &Options::default()).unwrap();
+                let threads = 1 + i % 2;
+                let s = pdb_search::solve(&db, &board, &Limits::default(), threads).unwrap();
+                assert_eq!(s.status, Status::Solved);
+                assert_eq!(s.moves.len(), exact.moves.len(), "{board} on {threads} threads");
+                replays(&board, &goal, &s.moves);
+            }
+            let bad = rng.unsolvable(&goal);
+            let s = pdb_search::solve(&db, &bad, &Limits::default(), 1).unwrap();
+            assert_eq!(s.status, Status::Unsolvable);
+        }
+    }
+
+    #[test]
+    fn the_4x4_engine_agrees_with_ida_and_linear_conflict_on_seeded_boards() {
+        let size = Size::square(4).unwrap();
+        for goal in [Goal::BlankLast, Goal::BlankFirst] {
+            let goal = goal.board(size).unwrap();
+            let db = db(&goal, "5-5-5");
+            assert!(db.has_reflection());
+            let tables = Databases { pdb: Some(db.clone()), threads: 2 };
+            let mut rng = Scrambler::new(11);
+            for i in 0..24 {
+                let (board, _) = rng.walk(&goal, 60 + i);
+                let lc = Options {
+                    algorithm: Algorithm::IdaStar,
+                    heuristic: Heuristic::LinearConflict,
+                    ..Options::default()
+                };
+                let reference = solve(&board, &goal, &lc).unwrap();
+                assert_eq!(reference.status, Status::Solved);
+                let threads = 1 + i % 2;
+                let s = pdb_search::solve(&db, &board, &Limits::default(), threads).unwrap();
+                assert_eq!(s.moves.len(), reference.moves.len(), "{board}");
+                assert!(s.stats.generated <= reference.stats.generated, "{board}: more nodes");
+                replays(&board, &goal, &s.moves);
+                if i % 6 == 0 {
+                    // The same answer through the policy, with A* and with walking distance.
+                    for (algorithm, heuristic) in [
+                        (Algorithm::Auto, Heuristic::Auto),
+                        (Algorithm::AStar, Heuristic::Pdb),
+                        (Algorithm::IdaStar, Heuristic::WalkingDistance),
+                    ] {
+                        let o = Options { algorithm, heuristic, ..Options::default() };
+                        let s = solve_with(&board, &goal, &o, &tables).unwrap();
+                        assert_eq!(s.moves.len(), reference.moves.len(), "{algorithm} {heuristic}");
+                        assert!(s.optimal);
+                        let kind = if heuristic == Heuristic::WalkingDistance {
+                            HeuristicKind::WalkingDistance
+                        } else {
+                            HeuristicKind::Pdb
+                        };
+                        assert_eq!(s.heuristic, Some(kind));
+                        replays(&board, &goal, &s.moves);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn easy_korf_instances_with_a_small_database() {
+        let text = include_str!("../../../testdata/korf100.txt");
+        let instances = parse_instances(text).unwrap();
+        let goal = Goal::BlankFirst.board(Size::square(4).unwrap()).unwrap();
+        let db = db(&goal, "5-5-5");
+        // The instances that take 5-5-5 well under a second (numbered from 1).
+        for n in [1usize, 2, 4, 5] {
+            let inst = &instances[n - 1];
+            assert_eq!(inst.goal, Some(Goal::BlankFirst));
+            let s = pdb_search::solve(&db, &inst.board, &Limits::default(), 1).unwrap();
+            assert_eq!(Some(s.moves.len() as u32), inst.optimal, "Korf #{n}");
+            replays(&inst.board, &goal, &s.moves);
+        }
+    }
+
+    #[test]
+    fn limits_stop_the_database_search() {
+        let goal = Goal::BlankFirst.board(Size::square(4).unwrap()).unwrap();
+        let db = db(&goal, "5-5-5");
+        // Korf #3 needs millions of nodes with 5-5-5.
+        let board: Board = "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15".parse().unwrap();
+        for threads in [1, 2] {
+            let limits = Limits { max_nodes: Some(50_000), ..Limits::default() };
+            let s = pdb_search::solve(&db, &board, &limits, threads).unwrap();
+            assert_eq!(s.status, Status::Limit);
+            assert!(s.moves.is_empty());
+        }
+    }
+}
+
+mod cache {
+    use std::fs;
+    use std::path::PathBuf;
+
+    use npuzzle_core::{Goal, Size};
+    use npuzzle_solver::pdb::{Cache, CacheError, Database, FileError, Partition};
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("npuzzle-pdb-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn setup(name: &str) -> (Cache, npuzzle_core::Board, Partition, PathBuf) {
+        let goal = Goal::BlankLast.board(Size::square(3).unwrap()).unwrap();
+        let partition = Partition::parse("4-4", &goal).unwrap();
+        let cache = Cache::new(scratch(name));
+        let db = Database::build(&goal, &partition, 1, &|_| {}, None).unwrap();
+        let path = cache.save(&db).unwrap();
+        (cache, goal, partition, path)
+    }
+
+    /// Loading fails as `expected`, and `load_or_build` rebuilds with one warning.
+    fn rebuilt(
+        cache: &Cache,
+        goal: &npuzzle_core::Board,
+        partition: &Partition,
+        expected: fn(&CacheError) -> bool,
+    ) {
+        let err = cache.load(goal, partition).unwrap_err();
+        assert!(expected(&err), "{err}");
+        let mut warnings = Vec::new();
+        let db = cache
+            .load_or_build(goal, partition, 1, &|_| {}, None, &mut |w| warnings.push(w.to_string()))
+            .unwrap();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("rebuilding"), "{}", warnings[0]);
+        assert!(!warnings[0].contains('\n'));
+        assert_eq!(db.estimate(&"8 6 7/2 5 4/3 0 1".parse().unwrap()) % 2, 1);
+        assert!(cache.load(goal, partition).unwrap().is_some(), "the rebuilt file loads");
+    }
+
+    #[test]
+    fn a_saved_database_loads_mapped_and_identical() {
+        let (cache, goal, partition, path) = setup("roundtrip");
+        let db = cache.load(&goal, &partition).unwrap().unwrap();
+        assert!(db.is_mapped());
+        assert_eq!(fs::read(&path).unwrap(), db.bytes());
+        let listed = cache.list().unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].header.as_ref().unwrap().1, partition);
+        assert!(cache.verify().unwrap()[0].1.is_ok());
+        let mut warn = |_: &str| panic!("no warning expected");
+        assert!(cache.best(&goal, &mut warn).unwrap().is_some());
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn a_truncated_file_is_rebuilt() {
+        let (cache, goal, partition, path) = setup("truncated");
+        let bytes = fs::read(&path).unwrap();
+        fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
+        rebuilt(&cache, &goal, &partition, |e| {
+            matches!(e, CacheError::Invalid { source: FileError::Truncated { .. }, .. })
+        });
+        fs::write(&path, &bytes[..10]).unwrap();
+        assert!(cache.verify().unwrap()[0].1.is_err());
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn a_flipped_byte_is_rebuilt() {
+        let (cache, goal, partition, path) = setup("flipped");
+        let mut bytes = fs::read(&path).unwrap();
+        let at = bytes.len() - 1000;
+        bytes[at] ^= 0x04;
+        fs::write(&path, &bytes).unwrap();
+        rebuilt(&cache, &goal, &partition, |e| {
+            matches!(e, CacheError::Invalid { source: FileError::Checksum, .. })
+        });
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn another_format_version_is_rebuilt() {
+        let (cache, goal, partition, path) = setup("version");
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[8..12].copy_from_slice(&999u32.to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        rebuilt(&cache, &goal, &partition, |e| {
+            matches!(e, CacheError::Invalid { source: FileError::Version(999), .. })
+        });
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn a_file_holding_another_partition_is_stale() {
+        let (cache, goal, partition, path) = setup("stale");
+        let other = Partition::parse("3-5", &goal).unwrap();
+        let db = Database::build(&goal, &other, 1, &|_| {}, None).unwrap();
+        fs::write(&path, db.bytes()).unwrap();
+        rebuilt(&cache, &goal, &partition, |e| matches!(e, CacheError::Stale { .. }));
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn two_builders_at_once_leave_one_sound_file() {
+        let goal = Goal::BlankLast.board(Size::new(3, 4).unwrap()).unwrap();
+        let partition = Partition::parse("6-5", &goal).unwrap();
+        let cache = Cache::new(scratch("race"));
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    let mut warn = |w: &str| panic!("unexpected warning {w}");
+                    cache.load_or_build(&goal, &partition, 1, &|_| {}, None, &mut warn).unwrap();
+                });
+            }
+            // Meanwhile, readers never see a torn file: either none yet, or a sound one.
+            s.spawn(|| {
+                for _ in 0..200 {
+                    match cache.load(&goal, &partition) {
+                        Ok(_) => {}
+                        Err(e) => panic!("a reader saw {e}"),
+                    }
+                }
+            });
+        });
+        let names: Vec<String> = fs::read_dir(cache.dir())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 1, "no temporary file is left: {names:?}");
+        assert!(cache.load(&goal, &partition).unwrap().is_some());
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+}

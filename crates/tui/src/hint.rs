@@ -1,0 +1,98 @@
+//! The hint: the next move of a solution, and how far the goal is.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use npuzzle_core::{Board, Move};
+use npuzzle_solver::{Algorithm, Limits, Options, Status};
+
+/// How long each solve of a hint may think: long enough for the optimal attempt that `auto`
+/// makes on 4x4 boards, after which it answers with a non-optimal solution's first move.
+pub const HINT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Memory a hint (or a solve) may use.
+pub const MEMORY: usize = 512 << 20;
+
+/// The advice for one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The move to make.
+    pub step: Move,
+    /// The tile that move slides.
+    pub tile: u16,
+    /// Moves to the goal from the position the hint was asked for (the step included).
+    pub distance: usize,
+    /// Whether `distance` is proven minimal (then `step` starts an optimal solution).
+    pub optimal: bool,
+}
+
+/// The hint for `board` towards `goal`: `Ok(None)` when the board is already solved, an
+/// error (one line) when no solution was found within the limits or `cancel` was set.
+///
+/// This is the one place the game asks for advice: [`npuzzle_solver::hint`], optimal and
+/// instant on boards of up to 9 cells, optimal where an optimal solve finishes within the
+/// limits on boards of up to 16 cells (it also solves the neighbouring positions there), and
+/// the next move of the fast non-optimal solver elsewhere (then `optimal` is false).
+pub fn hint(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Option<Hint>, String> {
+    if board == goal {
+        return Ok(None);
+    }
+    let options = Options {
+        algorithm: Algorithm::Auto,
+        limits: Limits {
+            max_nodes: None,
+            max_memory: Some(MEMORY),
+            timeout: Some(HINT_TIMEOUT),
+            cancel: Some(cancel),
+        },
+        ..Options::default()
+    };
+    let answer = npuzzle_solver::hint(board, goal, &options).map_err(|e| e.to_string())?;
+    match (answer.best, answer.distance, answer.solution.status) {
+        (Some(step), Some(distance), _) => Ok(Some(Hint {
+            step,
+            tile: board.tile_for_move(step).unwrap_or(0),
+            distance: usize::try_from(distance).unwrap_or(usize::MAX),
+            optimal: answer.exact,
+        })),
+        (_, _, Status::Solved) => Ok(None),
+        (_, _, Status::Unsolvable) => Err("this board cannot reach the goal".to_string()),
+        (_, _, Status::Limit) => Err("no hint within the time and memory limits".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::Goal;
+
+    #[test]
+    fn hint_on_3x3_is_optimal_and_leads_closer() {
+        let board: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+        let goal = Goal::BlankLast.board(board.size()).unwrap();
+        let h = hint(&board, &goal, Arc::default()).unwrap().unwrap();
+        assert_eq!(h.distance, 31);
+        assert!(h.optimal);
+        assert_eq!(board.tile_for_move(h.step), Some(h.tile));
+        let next = board.moved(h.step).unwrap();
+        let after = hint(&next, &goal, Arc::default()).unwrap().unwrap();
+        assert_eq!(after.distance, 30);
+    }
+
+    #[test]
+    fn no_hint_at_the_goal() {
+        let goal = Goal::Snail.board("3x3".parse().unwrap()).unwrap();
+        assert_eq!(hint(&goal, &goal, Arc::default()), Ok(None));
+    }
+
+    #[test]
+    fn a_cancelled_hint_says_so() {
+        // A hard 4x4 board: without the cancel, IDA* would think for seconds.
+        let board: Board = "0 9 6 3/8 14 12 13/5 2 7 11/15 10 1 4".parse().unwrap();
+        let goal = Goal::BlankLast.board(board.size()).unwrap();
+        let cancel = Arc::new(AtomicBool::new(true));
+        let err = hint(&board, &goal, cancel).unwrap_err();
+        assert_eq!(err, "no hint within the time and memory limits");
+    }
+}

@@ -1,0 +1,181 @@
+//! Solving off the UI thread: one thread per request, a cancel flag, answers on a channel.
+//!
+//! The UI never waits for a solver. A request runs on its own thread under limits (time,
+//! memory) and with a cancel flag that the game sets when the answer is no longer wanted
+//! (the board changed, the player pressed Esc, the game quit); the solvers check that flag
+//! as they go, so a cancelled thread ends within milliseconds. Answers carry the request's
+//! id and board, so a late answer for an old position is recognised and dropped.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+use std::time::Duration;
+
+use npuzzle_core::Board;
+use npuzzle_solver::{Algorithm, Limits, Options, Solution, Status, solve};
+
+use crate::hint::{self, Hint};
+
+/// How long a solve may run before the game gives up on it.
+pub const SOLVE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What to compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Task {
+    /// The hint (and the distance) for a position.
+    Hint,
+    /// A whole solution, to play back.
+    Solve,
+}
+
+/// An answer from the worker.
+#[derive(Debug)]
+pub struct Done {
+    /// The id [`Worker::start`] returned.
+    pub id: u64,
+    /// The position it is about.
+    pub board: Board,
+    /// The result.
+    pub answer: Answer,
+}
+
+/// The result of a task; errors are one line for the player.
+#[derive(Debug)]
+pub enum Answer {
+    /// The answer to [`Task::Hint`].
+    Hint(Result<Option<Hint>, String>),
+    /// The answer to [`Task::Solve`] (always [`Status::Solved`] when `Ok`).
+    Solve(Result<Solution, String>),
+}
+
+/// Starts tasks on threads and collects their answers.
+#[derive(Debug)]
+pub struct Worker {
+    sender: Sender<Done>,
+    receiver: Receiver<Done>,
+    next_id: u64,
+    running: Vec<(u64, Arc<AtomicBool>)>,
+}
+
+impl Default for Worker {
+    fn default() -> Worker {
+        let (sender, receiver) = mpsc::channel();
+        Worker { sender, receiver, next_id: 1, running: Vec::new() }
+    }
+}
+
+impl Worker {
+    /// Starts `task` for `board` towards `goal` on a new thread and returns its id.
+    pub fn start(&mut self, task: Task, board: &Board, goal: &Board) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.running.push((id, Arc::clone(&cancel)));
+        let position = board.clone();
+        let (board, goal, sender) = (board.clone(), goal.clone(), self.sender.clone());
+        let work = move || {
+            let answer = panic::catch_unwind(AssertUnwindSafe(|| match task {
+                Task::Hint => Answer::Hint(hint::hint(&board, &goal, cancel)),
+                Task::Solve => Answer::Solve(solution(&board, &goal, cancel)),
+            }))
+            .unwrap_or_else(|payload| {
+                let why = panic_message(payload.as_ref());
+                let message = format!("the solver failed: {why}");
+                match task {
+                    Task::Hint => Answer::Hint(Err(message)),
+                    Task::Solve => Answer::Solve(Err(message)),
+                }
+            });
+            // The game may have quit; then nobody is listening, which is fine.
+            let _ = sender.send(Done { id, board, answer });
+        };
+        if let Err(err) = thread::Builder::new().name(format!("npuzzle-{task:?}")).spawn(work) {
+            // No thread: answer at once, so the game does not wait forever.
+            self.running.retain(|(i, _)| *i != id);
+            let message = format!("could not start the solver: {err}");
+            let answer = match task {
+                Task::Hint => Answer::Hint(Err(message)),
+                Task::Solve => Answer::Solve(Err(message)),
+            };
+            let _ = self.sender.send(Done { id, board: position, answer });
+        }
+        id
+    }
+
+    /// Asks task `id` to stop; its answer, if one still comes, should be ignored.
+    pub fn cancel(&mut self, id: u64) {
+        self.running.retain(|(i, flag)| {
+            if *i == id {
+                flag.store(true, Ordering::Relaxed);
+            }
+            *i != id
+        });
+    }
+
+    /// Asks every task to stop.
+    pub fn cancel_all(&mut self) {
+        for (_, flag) in self.running.drain(..) {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// An answer, if one is ready (never blocks).
+    pub fn poll(&mut self) -> Option<Done> {
+        let done = self.receiver.try_recv().ok()?;
+        self.running.retain(|(i, _)| *i != done.id);
+        Some(done)
+    }
+
+    /// Waits up to `timeout` for an answer (for tests and for a clean exit).
+    pub fn wait(&mut self, timeout: Duration) -> Option<Done> {
+        let done = self.receiver.recv_timeout(timeout).ok()?;
+        self.running.retain(|(i, _)| *i != done.id);
+        Some(done)
+    }
+
+    /// Whether any task is still running.
+    pub fn busy(&self) -> bool {
+        !self.running.is_empty()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.cancel_all();
+    }
+}
+
+/// A solution to play back, under the game's limits.
+fn solution(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Solution, String> {
+    let options = Options {
+        algorithm: Algorithm::Auto,
+        limits: Limits {
+            max_nodes: None,
+            max_memory: Some(hint::MEMORY),
+            timeout: Some(SOLVE_TIMEOUT),
+            cancel: Some(Arc::clone(&cancel)),
+        },
+        ..Options::default()
+    };
+    let solution = solve(board, goal, &options).map_err(|e| e.to_string())?;
+    match solution.status {
+        Status::Solved => Ok(solution),
+        Status::Unsolvable => Err("this board cannot reach the goal".to_string()),
+        Status::Limit if cancel.load(Ordering::Relaxed) => Err("solve cancelled".to_string()),
+        Status::Limit => Err(format!(
+            "no solution within the limits ({} s, {} MiB)",
+            SOLVE_TIMEOUT.as_secs(),
+            hint::MEMORY >> 20
+        )),
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}

@@ -1,0 +1,49 @@
+// The server's API (see the crate docs): scramble, solve and hint. Every call returns the
+// parsed JSON or throws an Error carrying the server's one-line reason.
+
+async function call(path, init) {
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new Error("the server cannot be reached");
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // A proxy's HTML error page, say: fall through to the status.
+  }
+  if (!response.ok) {
+    const retry = response.headers.get("Retry-After");
+    const reason = body && body.error ? body.error : `the server answered ${response.status}`;
+    const error = new Error(reason);
+    error.status = response.status;
+    if (retry) error.retryAfter = Number(retry);
+    throw error;
+  }
+  return body;
+}
+
+/** A uniformly random solvable board of `w`x`h`: `{board, size, goal, seed, solvable}`. */
+export function scramble(w, h, seed) {
+  const query = new URLSearchParams({ size: `${w}x${h}` });
+  if (seed !== undefined) query.set("seed", String(seed));
+  return call(`/api/scramble?${query}`);
+}
+
+/** The record of `npuzzle solve --format json` for `request` ({board, algorithm, ...}). */
+export function solve(request, signal) {
+  return call("/api/solve", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(request),
+    signal,
+  });
+}
+
+/** The next move and the distance: `{move, tile, distance, optimal, ...}`. */
+export function hint(board, signal) {
+  return solve({ board, mode: "hint" }, signal);
+}

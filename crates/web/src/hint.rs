@@ -1,0 +1,86 @@
+//! The `hint` mode of `POST /api/solve`: the solver library's [`npuzzle_solver::hint`],
+//! encoded as JSON.
+//!
+//! The answer names the next move and the distance to the goal: exact where that is cheap
+//! (the exact table up to 9 cells, optimal solves up to 16 cells within the limits), otherwise
+//! the next move of a fast solver with `"optimal": false` and the length of its solution.
+//! It also lists every legal move with the distance after it.
+
+use npuzzle_core::Board;
+use npuzzle_solver::{HeuristicKind, Hint, Status};
+use serde::Serialize;
+
+/// One legal move of the board and the distance after it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveAnswer {
+    /// The move's letter (tile direction).
+    #[serde(rename = "move")]
+    pub direction: char,
+    /// The tile it slides.
+    pub tile: u16,
+    /// The distance to the goal after it: exact when `exact`, otherwise a lower bound.
+    pub distance: Option<u64>,
+    /// Whether `distance` is proven.
+    pub exact: bool,
+}
+
+/// The answer of the hint mode.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HintAnswer {
+    /// `solved` (there is a next move, or the board is the goal), `unsolvable` or `limit`.
+    pub status: &'static str,
+    /// The board, inline form.
+    pub board: String,
+    /// The goal, inline form.
+    pub goal: String,
+    /// The next move's letter (tile direction); null at the goal or when not solved.
+    #[serde(rename = "move")]
+    pub next: Option<char>,
+    /// The tile that move slides.
+    pub tile: Option<u16>,
+    /// Moves from the board to the goal: exact when `optimal`, otherwise the length of the
+    /// solution found (an upper bound).
+    pub distance: Option<u64>,
+    /// Whether `distance` is proven minimal (and so the move is on a shortest path).
+    pub optimal: bool,
+    /// The algorithm that found the move.
+    pub algorithm: &'static str,
+    /// Its heuristic, if any.
+    pub heuristic: Option<&'static str>,
+    /// Wall-clock seconds of the whole hint.
+    pub seconds: f64,
+    /// Why there is no move; null otherwise.
+    pub error: Option<String>,
+    /// Every legal move with the distance after it.
+    pub moves: Vec<MoveAnswer>,
+}
+
+impl HintAnswer {
+    /// The answer for `hint`, computed for `board` towards `goal` in `seconds`.
+    pub fn new(board: &Board, goal: &Board, hint: &Hint, seconds: f64) -> HintAnswer {
+        let solution = &hint.solution;
+        HintAnswer {
+            status: solution.status.name(),
+            board: board.to_string(),
+            goal: goal.to_string(),
+            next: hint.best.map(|m| m.letter()),
+            tile: hint.best.and_then(|m| board.tile_for_move(m)),
+            distance: hint.distance,
+            optimal: hint.exact && solution.status == Status::Solved,
+            algorithm: solution.algorithm.name(),
+            heuristic: solution.heuristic.map(HeuristicKind::name),
+            seconds,
+            error: solution.error(),
+            moves: hint
+                .moves
+                .iter()
+                .map(|m| MoveAnswer {
+                    direction: m.direction.letter(),
+                    tile: m.tile,
+                    distance: m.distance,
+                    exact: m.exact,
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The web game of `npuzzle serve`: an HTTP API over the solver and the page that plays.
+//!
+//! [`app`] builds the whole [`axum::Router`] from an [`AppState`], so tests drive it with
+//! `tower::ServiceExt::oneshot` and no socket; [`serve`] runs it on a listener until a
+//! shutdown signal, and [`run`] is the blocking entry point the `npuzzle` binary calls.
+//! The board conventions (text form, goals, move letters) are those of `npuzzle-core`.
+//!
+//! # The API
+//! - `GET /`: the page. Its HTML, CSS and ES modules live in `crates/web/assets/` and are
+//!   embedded in the binary; `GET /assets/{name}` serves the others.
+//! - `POST /api/solve` with `{"board": "8 6 7/2 5 4/3 0 1"}` and optionally `goal`,
+//!   `algorithm`, `heuristic`, `weight`, `optimal`, `max_nodes`, `timeout_ms`,
+//!   `max_memory_mib` (each limit capped by the server's [`Config`]) answers the object
+//!   `npuzzle solve --format json` prints: `status` (`solved`, `unsolvable`, `limit`),
+//!   `board`, `goal`, `width`, `height`, `algorithm`, `heuristic`, `optimal`, `length`,
+//!   `moves`, `tiles`, `expanded`, `generated`, `max_frontier`, `seconds`, `error`, and
+//!   `note` when there is one. With `"mode": "hint"` it answers only the next move:
+//!   `move` (its letter), `tile`, `distance` and `optimal`, and every legal move with the
+//!   distance after it (see [`hint`]).
+//! - `GET /api/scramble?size=4x4&seed=7&goal=blank-last`: a uniformly random solvable board,
+//!   `{"board", "size", "goal", "seed", "solvable"}`; the seed defaults to the clock.
+//! - `GET /healthz`: `{"status": "ok", "pool": {...}}`, answered on the async threads even
+//!   while every solver worker is busy.
+//!
+//! Errors are `{"error": "one line"}`: 400 for bad input (malformed JSON, unknown fields, an
+//! invalid board, a goal of another size, an unknown algorithm), 413 for a body over
+//! [`MAX_BODY_BYTES`], 404 for an unknown path, 405 for a wrong method, and 503 with
+//! `Retry-After` when the solver pool is full. Nothing a client sends causes a 500.
+//!
+//! Solves run on a bounded pool of blocking threads (see [`pool`]), each under node, time
+//! and memory limits capped by [`Config`]; a client that goes away cancels its solve.
+//!
+//! # The page's testing contract
+//! Tests and users' scripts drive the page through these, as a person would; they are kept
+//! stable:
+//!
+//! - The game's board is the element `#board`. It carries `data-board` with the current
+//!   position in the standard notation (`8 6 7/2 5 4/3 0 1`, rows by `/`, `0` the blank),
+//!   updated after every move (at the start of a move's slide animation), and `data-size`
+//!   (`WxH`) and `data-solved` (`true` when the position is the goal).
+//! - Tiles are `<button>` elements inside the board, one per tile, each with `data-tile`
+//!   (its number) and an accessible name that contains its number (`aria-label="Tile 5"`,
+//!   plus its row and column), whether it shows a number or a piece of a picture.
+//!   Activating a tile in the blank's row or column slides it and every tile between it and
+//!   the blank.
+//! - Every control is a `<button>` (or a labelled input) with visible text or an
+//!   `aria-label`: **Randomize**, **Reset**, **Undo**, **Redo**, **Hint**, **Solve**,
+//!   **Play**/**Pause** (one button whose text says what it will do), **Step back**,
+//!   **Step forward**, **Next picture**, **Numbers** (a checkbox: numbers on picture tiles),
+//!   **Copy position**, **Share link**, and the labelled inputs **Size**, **Width**,
+//!   **Height**, **Tiles show** (numbers or a picture), **Algorithm**, **Heuristic**,
+//!   **Speed**, **Position** (with **Load**; pasting a position anywhere outside a text field
+//!   loads it too), **Keys move** (tile or blank) and **Your picture** (a file input;
+//!   dropping an image on the board does the same).
+//! - `#status` is a live region with the last message (a hint's "optimal distance N", a
+//!   solve's result, an error); `#moves` and `#timer` show the move count and the time.
+//! - The hint highlights its tile with the class `hint` and `data-hint` on the board.
+//! - The URL's fragment `#board=8,6,7/2,5,4/3,0,1&picture=1` (or `picture=numbers`) restores
+//!   a position, its size and the picture choice; the Share link button puts the current
+//!   one in the address bar and on the clipboard.
+//! - Views: the page is built as views selected by the tabs in `<nav>` (`data-view`); the
+//!   game is `data-view="play"`. A later view (the search visualizer) adds a tab and a
+//!   section beside it.
+//!
+//! # Example
+//! ```
+//! use npuzzle_web::{AppState, Config, app};
+//! use tower::ServiceExt;
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(async {
+//! let app = app(AppState::new(Config::default()));
+//! let request = axum::http::Request::get("/healthz").body(axum::body::Body::empty())?;
+//! let response = app.oneshot(request).await?;
+//! assert_eq!(response.status(), 200);
+//! # Ok::<(), Box<dyn std::error::Error>>(()) })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod assets;
+mod error;
+pub mod hint;
+pub mod pool;
+mod scramble;
+mod server;
+mod solve;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use npuzzle_solver::Solver;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+pub use error::{AppError, AppJson, AppQuery, RETRY_AFTER_SECS};
+pub use hint::{HintAnswer, MoveAnswer};
+pub use npuzzle_solver::Record;
+pub use pool::{Pool, PoolLoad};
+pub use scramble::{ScrambleQuery, Scrambled};
+pub use server::{run, serve};
+pub use solve::{Mode, SolveRequest, Task};
+
+/// The largest request body the server reads: 64 KiB (a 100x100 board in text fits).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// What the server allows: the size of its solver pool and the caps on every solve.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Solves running at once (default: the machine's cores).
+    pub workers: usize,
+    /// Requests that may wait for a worker beyond those running (default 64).
+    pub queue: usize,
+    /// The longest a request waits for a worker before it is answered 503 (default 10 s).
+    pub queue_wait: Duration,
+    /// The most nodes one solve may expand (default: no cap beyond time and memory).
+    pub max_nodes: Option<u64>,
+    /// The longest one solve may run (default 10 s).
+    pub timeout: Duration,
+    /// The most memory one solve may hold, in bytes (default 256 MiB), so solving holds at
+    /// most `workers × max_memory`.
+    pub max_memory: usize,
+}
+
+impl Config {
+    /// The default time cap of one solve.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default memory cap of one solve.
+    pub const DEFAULT_MEMORY: usize = 256 << 20;
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue: 64,
+            queue_wait: Duration::from_secs(10),
+            max_nodes: None,
+            timeout: Config::DEFAULT_TIMEOUT,
+            max_memory: Config::DEFAULT_MEMORY,
+        }
+    }
+}
+
+/// What every handler shares: the configuration, the solver and the pool it runs on.
+#[derive(Debug)]
+pub struct AppState {
+    /// The caps.
+    pub config: Config,
+    /// The solver: its tables are built on first use and kept, bounded whatever clients send.
+    pub solver: Solver,
+    /// The pool that runs solves.
+    pub pool: Pool,
+}
+
+impl AppState {
+    /// The state for `config`, with its pool.
+    pub fn new(config: Config) -> Arc<AppState> {
+        let pool = Pool::new(config.workers, config.queue, config.queue_wait);
+        Arc::new(AppState { config, solver: Solver::new(), pool })
+    }
+}
+
+/// The whole application: API, page and error handling, without a socket.
+pub fn app(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/assets/{name}", get(assets::file))
+        .route("/api/solve", post(solve::handler))
+        .route("/api/scramble", get(scramble::handler))
+        .route("/healthz", get(healthz))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Request logs: one line per response at `info`, with method, path, status, latency.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
+                    tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
+                })
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        )
+        .with_state(state)
+}
+
+/// `GET /healthz`: never waits for the pool.
+async fn healthz(
+    axum::extract::State(state): axum::extract::State<Arc<AppState>>,
+) -> axum::Json<serde_json::Value> {
+    axum::Json(serde_json::json!({ "status": "ok", "pool": state.pool.load() }))
+}
+
+async fn not_found(uri: axum::http::Uri) -> AppError {
+    AppError::not_found(format!("no such page: {}", uri.path()))
+}
+
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> AppError {
+    AppError::method_not_allowed(format!("{method} is not allowed on {}", uri.path()))
+}

@@ -1,0 +1,218 @@
+//! `POST /api/solve`: decode the request, solve on the pool, encode the record.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use npuzzle_core::{Board, Goal, parse_board};
+use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Record, Solution, Solver, Status};
+use serde::Deserialize;
+
+use crate::error::{AppError, AppJson};
+use crate::hint::HintAnswer;
+use crate::pool::PoolError;
+use crate::{AppState, Config};
+
+/// The body of `POST /api/solve`. Every field but `board` is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// The board in any text form the command line reads.
+    pub board: String,
+    /// `blank-last` (default), `blank-first`, `snail` or a board.
+    pub goal: Option<String>,
+    /// An algorithm name as on the command line (default `auto`).
+    pub algorithm: Option<String>,
+    /// A heuristic name as on the command line (default `auto`).
+    pub heuristic: Option<String>,
+    /// Weighted A*'s weight (default 2).
+    pub weight: Option<f64>,
+    /// With `auto`, insist on a proven optimum.
+    pub optimal: Option<bool>,
+    /// Most nodes to expand; capped by the server's limit.
+    pub max_nodes: Option<u64>,
+    /// Most milliseconds to search; capped by the server's limit.
+    pub timeout_ms: Option<u64>,
+    /// Most MiB the search may hold; capped by the server's limit.
+    pub max_memory_mib: Option<u64>,
+    /// `solve` (default): the whole record. `hint`: the next move and the distance.
+    #[serde(default)]
+    pub mode: Mode,
+}
+
+/// What `POST /api/solve` answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The record of `npuzzle solve --format json`.
+    #[default]
+    Solve,
+    /// The next move of a (preferably optimal) solution and the distance.
+    Hint,
+}
+
+/// A request checked at the boundary: what the solver is asked to do.
+#[derive(Clone, Debug)]
+pub struct Task {
+    /// The board.
+    pub board: Board,
+    /// The goal board, of the board's size.
+    pub goal: Board,
+    /// Algorithm, heuristic and limits (capped by the server).
+    pub options: Options,
+}
+
+impl Task {
+    /// Checks a request against the server's caps.
+    ///
+    /// # Errors
+    /// A 400 naming what is wrong: the board, the goal, a name, the weight or a limit.
+    pub fn new(request: &SolveRequest, config: &Config) -> Result<Task, AppError> {
+        let board = parse_board(&request.board)
+            .map_err(|err| AppError::bad_request(format!("invalid board: {err}")))?;
+        let goal_spec = match &request.goal {
+            None => Goal::BlankLast,
+            Some(text) => {
+                text.parse::<Goal>().map_err(|err| AppError::bad_request(err.to_string()))?
+            }
+        };
+        let goal =
+            goal_spec.board(board.size()).map_err(|err| AppError::bad_request(err.to_string()))?;
+        let name = |text: &Option<String>| text.as_deref().unwrap_or("auto").to_string();
+        let algorithm = name(&request.algorithm)
+            .parse::<Algorithm>()
+            .map_err(|err| AppError::bad_request(err.to_string()))?;
+        let heuristic = name(&request.heuristic)
+            .parse::<Heuristic>()
+            .map_err(|err| AppError::bad_request(err.to_string()))?;
+        let weight = request.weight.unwrap_or(2.0);
+        if !(weight.is_finite() && weight >= 1.0) {
+            return Err(AppError::bad_request(format!(
+                "weight must be a number of at least 1, got {weight}"
+            )));
+        }
+        let options = Options {
+            algorithm,
+            heuristic,
+            weight,
+            optimal: request.optimal.unwrap_or(false),
+            improve: false,
+            limits: limits(request, config)?,
+        };
+        Ok(Task { board, goal, options })
+    }
+}
+
+/// The request's limits, each capped by the server's.
+fn limits(request: &SolveRequest, config: &Config) -> Result<Limits, AppError> {
+    if request.max_nodes == Some(0)
+        || request.timeout_ms == Some(0)
+        || request.max_memory_mib == Some(0)
+    {
+        return Err(AppError::bad_request(
+            "max_nodes, timeout_ms and max_memory_mib must be at least 1",
+        ));
+    }
+    let max_nodes = match (request.max_nodes, config.max_nodes) {
+        (Some(asked), Some(cap)) => Some(asked.min(cap)),
+        (asked, cap) => asked.or(cap),
+    };
+    let timeout = request
+        .timeout_ms
+        .map_or(config.timeout, |ms| Duration::from_millis(ms).min(config.timeout));
+    let max_memory = request.max_memory_mib.map_or(config.max_memory, |mib| {
+        usize::try_from(mib)
+            .ok()
+            .and_then(|m| m.checked_mul(1 << 20))
+            .unwrap_or(usize::MAX)
+            .min(config.max_memory)
+    });
+    Ok(Limits { max_nodes, max_memory: Some(max_memory), timeout: Some(timeout), cancel: None })
+}
+
+/// `POST /api/solve`.
+pub async fn handler(
+    State(state): State<Arc<AppState>>,
+    AppJson(request): AppJson<SolveRequest>,
+) -> Result<Response, AppError> {
+    let task = Task::new(&request, &state.config)?;
+    let solver = state.solver.clone();
+    match request.mode {
+        Mode::Solve => {
+            let record = state
+                .pool
+                .run(move |cancel| solve_task(&solver, task, cancel))
+                .await
+                .map_err(pool_error)??;
+            Ok(Json(record).into_response())
+        }
+        Mode::Hint => {
+            let answer = state
+                .pool
+                .run(move |cancel| hint_task(&solver, task, cancel))
+                .await
+                .map_err(pool_error)??;
+            Ok(Json(answer).into_response())
+        }
+    }
+}
+
+/// Solves a task on the calling (blocking) thread and checks the answer by replaying it.
+///
+/// # Errors
+/// 400 when the solver refuses the request; 500 when its moves do not reach the goal (a bug).
+pub fn solve_task(
+    solver: &Solver,
+    mut task: Task,
+    cancel: Arc<AtomicBool>,
+) -> Result<Record, AppError> {
+    task.options.limits.cancel = Some(cancel);
+    let solution = solver
+        .solve(&task.board, &task.goal, &task.options)
+        .map_err(|err| AppError::bad_request(err.to_string()))?;
+    check(&task.board, &task.goal, &solution)?;
+    Ok(Record::new(&task.board, &task.goal, &solution))
+}
+
+/// The next move for a task, on the calling (blocking) thread, its solution checked.
+///
+/// # Errors
+/// 400 when the solver refuses the request; 500 when its solution does not reach the goal.
+pub fn hint_task(
+    solver: &Solver,
+    mut task: Task,
+    cancel: Arc<AtomicBool>,
+) -> Result<HintAnswer, AppError> {
+    let clock = Instant::now();
+    task.options.limits.cancel = Some(cancel);
+    let hint = solver
+        .hint(&task.board, &task.goal, &task.options)
+        .map_err(|err| AppError::bad_request(err.to_string()))?;
+    check(&task.board, &task.goal, &hint.solution)?;
+    Ok(HintAnswer::new(&task.board, &task.goal, &hint, clock.elapsed().as_secs_f64()))
+}
+
+/// Replays a solution: one swap per move, cheap insurance that what we send is a solution.
+fn check(board: &Board, goal: &Board, solution: &Solution) -> Result<(), AppError> {
+    if solution.status != Status::Solved {
+        return Ok(());
+    }
+    let mut end = board.clone();
+    match end.apply_all(&solution.moves) {
+        Ok(()) if end == *goal => Ok(()),
+        Ok(()) => Err(AppError::internal(format!("bug: the solver's moves end at {end}"))),
+        Err(err) => Err(AppError::internal(format!("bug: the solver's moves are illegal: {err}"))),
+    }
+}
+
+fn pool_error(err: PoolError) -> AppError {
+    match err {
+        PoolError::Busy => AppError::busy(),
+        PoolError::Panicked => {
+            AppError::internal("internal error: the solver panicked on this board")
+        }
+    }
+}

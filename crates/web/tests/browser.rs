@@ -1,0 +1,641 @@
+//! The page in a real browser: Debian's Chromium driven through chromedriver (WebDriver),
+//! against a real server on a loopback port. `scripts/test` installs `chromium` and
+//! `chromium-driver` when they are missing; no browser is ever downloaded.
+//!
+//! One browser serves every scenario, one after another (starting Chromium is the slow
+//! part); a failing scenario saves a screenshot as `target/browser-failures/<name>.png`.
+//! With `NPUZZLE_SCREENSHOTS=DIR` set, the test also saves screenshots of the page at 1280
+//! and 390 px wide there, for people to look at.
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use npuzzle_core::Board;
+use npuzzle_web::{AppState, Config};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::process::{Child, Command};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+type Outcome = Result<(), Error>;
+
+/// The browser, the server's URL and where failure screenshots go.
+struct Page {
+    client: Client,
+    base: String,
+}
+
+impl Page {
+    async fn open(&self, fragment: &str) -> Outcome {
+        // A fragment-only change would not reload; leave the page first.
+        self.client.goto("about:blank").await?;
+        self.client.goto(&format!("{}/{fragment}", self.base)).await?;
+        self.wait("the page to start", "document.documentElement.dataset.ready === 'true'", 10)
+            .await
+    }
+
+    async fn js(&self, script: &str) -> Result<Value, Error> {
+        Ok(self.client.execute(script, vec![]).await?)
+    }
+
+    async fn board(&self) -> Result<String, Error> {
+        let board = self.client.find(Locator::Id("board")).await?;
+        Ok(board.attr("data-board").await?.unwrap_or_default())
+    }
+
+    /// Waits up to `secs` for a JavaScript expression to be true.
+    async fn wait(&self, what: &str, expression: &str, secs: u64) -> Outcome {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            if self.js(&format!("return Boolean({expression});")).await? == json!(true) {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                return Err(
+                    format!("timed out after {secs} s waiting for {what} ({expression})").into()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+
+    async fn wait_board(&self, expected: &str) -> Outcome {
+        let script =
+            format!("document.getElementById('board').dataset.board === {}", json!(expected));
+        self.wait(&format!("the board to be {expected}"), &script, 5)
+            .await
+            .map_err(|err| format!("{err}").into())
+    }
+
+    async fn click_tile(&self, tile: u16) -> Outcome {
+        let css = format!("#board button[data-tile='{tile}']");
+        self.client.find(Locator::Css(&css)).await?.click().await?;
+        Ok(())
+    }
+
+    async fn click(&self, id: &str) -> Outcome {
+        self.client.find(Locator::Id(id)).await?.click().await?;
+        Ok(())
+    }
+
+    async fn status(&self) -> Result<String, Error> {
+        Ok(self.client.find(Locator::Id("status")).await?.text().await?)
+    }
+
+    async fn screenshot(&self, path: &Path) -> Outcome {
+        let png = self.client.screenshot().await?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, png)?;
+        Ok(())
+    }
+
+    async fn set_width(&self, width: u32, height: u32) -> Outcome {
+        self.client.set_window_size(width, height).await?;
+        // The window's outer size may include a frame: fix the viewport itself.
+        let inner = self.js("return [window.innerWidth, window.innerHeight];").await?;
+        let (iw, ih) =
+            (inner[0].as_u64().unwrap_or(0) as u32, inner[1].as_u64().unwrap_or(0) as u32);
+        if iw != width || ih != height {
+            self.client
+                .set_window_size(
+                    width + (width - iw.min(width)),
+                    height + (height - ih.min(height)),
+                )
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target")
+}
+
+/// A free loopback port (bound, read, released).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+async fn start_chromedriver() -> Result<(Child, u16), Error> {
+    for tool in [CHROMIUM, CHROMEDRIVER] {
+        if !Path::new(tool).exists() {
+            return Err(format!("{tool} is missing: install Debian's chromium and chromium-driver (scripts/test does)").into());
+        }
+    }
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()?;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
+        if Instant::now() > deadline {
+            return Err("chromedriver did not start within 15 s".into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok((child, port))
+}
+
+async fn connect(port: u16, profile: &Path) -> Result<Client, Error> {
+    let args = vec![
+        "--headless=new".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--no-first-run".into(),
+        "--hide-scrollbars".into(),
+        "--window-size=1280,900".into(),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), json!("chrome"));
+    caps.insert("goog:chromeOptions".into(), json!({ "binary": CHROMIUM, "args": args }));
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await?;
+    Ok(client)
+}
+
+/// A small real PNG: the top half red, the bottom half blue (stored deflate, no library).
+fn two_colour_png(width: u32, height: u32) -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
+    }
+    fn chunk(out: &mut Vec<u8>, kind: &[u8], data: &[u8]) {
+        out.extend((data.len() as u32).to_be_bytes());
+        let mut body = kind.to_vec();
+        body.extend(data);
+        out.extend(&body);
+        out.extend(crc32(&body).to_be_bytes());
+    }
+    let mut raw = Vec::new();
+    for y in 0..height {
+        raw.push(0); // no filter
+        for _ in 0..width {
+            raw.extend(if y < height / 2 { [230, 30, 40] } else { [30, 60, 220] });
+        }
+    }
+    let mut zlib = vec![0x78, 0x01];
+    let blocks: Vec<&[u8]> = raw.chunks(65_535).collect();
+    for (i, block) in blocks.iter().enumerate() {
+        zlib.push(u8::from(i + 1 == blocks.len()));
+        let len = block.len() as u16;
+        zlib.extend(len.to_le_bytes());
+        zlib.extend((!len).to_le_bytes());
+        zlib.extend(*block);
+    }
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in &raw {
+        a = (a + u32::from(byte)) % 65_521;
+        b = (b + a) % 65_521;
+    }
+    zlib.extend(((b << 16) | a).to_be_bytes());
+    let mut png = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
+    let mut header = Vec::new();
+    header.extend(width.to_be_bytes());
+    header.extend(height.to_be_bytes());
+    header.extend([8, 2, 0, 0, 0]); // 8-bit RGB
+    chunk(&mut png, b"IHDR", &header);
+    chunk(&mut png, b"IDAT", &zlib);
+    chunk(&mut png, b"IEND", &[]);
+    png
+}
+
+/// Like `assert!`, but returns the failure so the scenario's screenshot can be saved.
+macro_rules! ensure {
+    ($cond:expr $(,)?) => {
+        let holds: bool = $cond;
+        if !holds {
+            return Err(format!("failed: {}", stringify!($cond)).into());
+        }
+    };
+    ($cond:expr, $($fmt:tt)+) => {
+        let holds: bool = $cond;
+        if !holds {
+            return Err(format!($($fmt)+).into());
+        }
+    };
+}
+
+/// Like `assert_eq!`, returning the failure.
+macro_rules! ensure_eq {
+    ($left:expr, $right:expr $(,)?) => {
+        ensure_eq!($left, $right, "")
+    };
+    ($left:expr, $right:expr, $($fmt:tt)+) => {{
+        match (&$left, &$right) {
+            (left, right) => {
+                if left != right {
+                    return Err(format!("{:?} != {:?}: {}", left, right, format!($($fmt)+)).into());
+                }
+            }
+        }
+    }};
+}
+
+// ---- the scenarios -----------------------------------------------------------------------
+
+async fn shows_a_board_of_labelled_tile_buttons(page: &Page) -> Outcome {
+    page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+    page.wait_board("8 6 7/2 5 4/3 0 1").await?;
+    let tiles = page.client.find_all(Locator::Css("#board button.tile")).await?;
+    ensure_eq!(tiles.len(), 8, "a 3x3 board has 8 tile buttons");
+    for tile in &tiles {
+        ensure_eq!(tile.tag_name().await?.to_lowercase(), "button");
+        let number = tile.attr("data-tile").await?.unwrap_or_default();
+        let label = tile.attr("aria-label").await?.unwrap_or_default();
+        ensure!(
+            label.contains(&format!("Tile {number}")),
+            "accessible name {label:?} lacks {number}"
+        );
+        ensure_eq!(tile.text().await?.trim(), number, "the tile shows its number");
+    }
+    // Every control the contract names is a button with that visible text or label.
+    for name in ["Randomize", "Reset", "Undo", "Redo", "Hint", "Solve", "Play", "Next picture"] {
+        let found = page
+            .js(&format!(
+                "return [...document.querySelectorAll('button')].some(b => (b.textContent.trim() === {n} || b.getAttribute('aria-label') === {n}));",
+                n = json!(name)
+            ))
+            .await?;
+        ensure_eq!(found, json!(true), "no button {name}");
+    }
+    Ok(())
+}
+
+async fn clicking_tiles_slides_one_or_a_run(page: &Page) -> Outcome {
+    page.open("#board=1,2,3/4,0,6/7,5,8&picture=numbers").await?;
+    page.click_tile(6).await?;
+    page.wait_board("1 2 3/4 6 0/7 5 8").await?;
+    // A tile not in the blank's row or column does not move.
+    page.click_tile(7).await?;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    ensure_eq!(page.board().await?, "1 2 3/4 6 0/7 5 8");
+    // Tile 4 is two to the left of the blank: it slides with 6.
+    page.click_tile(4).await?;
+    page.wait_board("1 2 3/0 4 6/7 5 8").await?;
+    let moves = page.client.find(Locator::Id("moves")).await?.text().await?;
+    ensure_eq!(moves, "3", "a run of two counts two moves");
+    Ok(())
+}
+
+async fn a_swipe_slides_a_tile(page: &Page) -> Outcome {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, PointerAction, TouchActions};
+    page.open("#board=1,2,3/4,0,6/7,5,8&picture=numbers").await?;
+    let board = page.client.find(Locator::Id("board")).await?;
+    // A finger swipes left across the board: the tile right of the blank slides left.
+    let swipe = TouchActions::new("finger".into())
+        .then(PointerAction::MoveToElement { element: board, duration: None, x: 40.0, y: 0.0 })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(150)),
+            x: -90.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    page.client.perform_actions(swipe).await?;
+    page.wait_board("1 2 3/4 6 0/7 5 8").await?;
+    page.client.release_actions().await?;
+    Ok(())
+}
+
+async fn arrow_keys_move_tiles_and_undo_restores(page: &Page) -> Outcome {
+    page.open("#board=1,2,3/4,5,6/7,8,0&picture=numbers").await?;
+    let body = page.client.find(Locator::Css("body")).await?;
+    // Keys move the tile: Right slides the tile left of the blank to the right.
+    body.send_keys(&char::from(fantoccini::key::Key::Right).to_string()).await?;
+    page.wait_board("1 2 3/4 5 6/7 0 8").await?;
+    body.send_keys(&char::from(fantoccini::key::Key::Down).to_string()).await?;
+    page.wait_board("1 2 3/4 0 6/7 5 8").await?;
+    body.send_keys("a").await?; // WASD: the tile right of the blank slides left
+    page.wait_board("1 2 3/4 6 0/7 5 8").await?;
+    page.click("undo").await?;
+    page.wait_board("1 2 3/4 0 6/7 5 8").await?;
+    page.click("undo").await?;
+    page.wait_board("1 2 3/4 5 6/7 0 8").await?;
+    page.click("redo").await?;
+    page.wait_board("1 2 3/4 0 6/7 5 8").await?;
+    // With "keys move the blank", Up moves the blank up (tile 2 slides down).
+    page.client.find(Locator::Id("keys")).await?.select_by_value("blank").await?;
+    body.send_keys(&char::from(fantoccini::key::Key::Up).to_string()).await?;
+    page.wait_board("1 0 3/4 2 6/7 5 8").await?;
+    page.click("reset").await?;
+    page.wait_board("1 2 3/4 5 6/7 8 0").await?;
+    page.client.find(Locator::Id("keys")).await?.select_by_value("tile").await?;
+    Ok(())
+}
+
+async fn randomize_then_solve_animates_to_solved(page: &Page) -> Outcome {
+    page.open("#board=1,2,3/4,5,6/7,8,0&picture=alpine").await?;
+    page.click("randomize").await?;
+    page.wait(
+        "a new random board",
+        "document.getElementById('board').dataset.solved === 'false'",
+        5,
+    )
+    .await?;
+    let start: Board = page.board().await?.parse()?;
+    ensure_eq!((start.width(), start.height()), (3, 3));
+    page.js("const s = document.getElementById('speed'); s.value = 30; s.dispatchEvent(new Event('input'));").await?;
+    // Record every position the board shows while the solution plays.
+    page.js(
+        "window.seen = []; new MutationObserver(() => window.seen.push(document.getElementById('board').dataset.board))\
+         .observe(document.getElementById('board'), {attributes: true, attributeFilter: ['data-board']});",
+    )
+    .await?;
+    page.click("solve").await?;
+    page.wait(
+        "the solution to play to the goal",
+        "document.getElementById('board').dataset.solved === 'true'",
+        20,
+    )
+    .await?;
+    let seen: Vec<String> = serde_json::from_value(page.js("return window.seen;").await?)?;
+    let status = page.status().await?;
+    ensure!(status.contains("Solved by the solver") || status.contains("Solved"), "{status}");
+    // Each position shown is one move from the one before: an animation, not a jump.
+    let mut previous = start.clone();
+    for text in seen.iter().filter(|t| !t.is_empty()) {
+        let board: Board = text.parse()?;
+        if board == previous {
+            continue;
+        }
+        ensure!(
+            previous.legal_moves().any(|m| previous.moved(m).as_ref() == Some(&board)),
+            "{previous} -> {board} is not one move"
+        );
+        previous = board;
+    }
+    ensure_eq!(previous.to_string(), "1 2 3/4 5 6/7 8 0");
+    let count = page.client.find(Locator::Id("step-count")).await?.text().await?;
+    let (done, total) = count.split_once(" / ").ok_or("no step count")?;
+    ensure_eq!(done, total);
+    // Step back goes back one move; the player can take over.
+    page.click("step-back").await?;
+    page.wait("one step back", "document.getElementById('board').dataset.solved === 'false'", 5)
+        .await?;
+    Ok(())
+}
+
+async fn hint_shows_the_optimal_distance(page: &Page) -> Outcome {
+    page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+    page.click("hint").await?;
+    page.wait(
+        "the hint",
+        "document.getElementById('status').textContent.includes('Optimal distance')",
+        10,
+    )
+    .await?;
+    let status = page.status().await?;
+    ensure!(status.contains("Optimal distance 31"), "{status}");
+    let hinted = page.js("return document.getElementById('board').dataset.hint;").await?;
+    let tile = hinted.as_str().ok_or("no data-hint")?;
+    let class = page
+        .client
+        .find(Locator::Css(&format!("#board button[data-tile='{tile}']")))
+        .await?
+        .attr("class")
+        .await?;
+    ensure!(class.unwrap_or_default().contains("hint"));
+    // Following the hint brings the distance to 30.
+    let start: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+    let tile: u16 = tile.parse()?;
+    let letter = start.move_for_tile(tile).ok_or("the hinted tile cannot move")?;
+    page.click_tile(tile).await?;
+    page.wait_board(&start.moved(letter).ok_or("illegal")?.to_string()).await?;
+    page.click("hint").await?;
+    page.wait(
+        "the next hint",
+        "document.getElementById('status').textContent.includes('Optimal distance 30')",
+        10,
+    )
+    .await?;
+    Ok(())
+}
+
+async fn an_uploaded_image_becomes_the_tiles(page: &Page) -> Outcome {
+    page.open("#board=1,2,3/4,5,6/7,0,8&picture=numbers").await?;
+    let file = std::env::temp_dir().join(format!("npuzzle-upload-{}.png", std::process::id()));
+    std::fs::write(&file, two_colour_png(120, 80))?;
+    let input = page.client.find(Locator::Id("own-picture")).await?;
+    input.send_keys(&file.display().to_string()).await?;
+    page.wait("the picture on the tiles", "document.getElementById('board').classList.contains('picture') && document.getElementById('picture').value === 'own'", 10).await?;
+    let _ = std::fs::remove_file(&file);
+    // The tiles show the picture cropped to the board: sample it where tile 1 and tile 8
+    // belong (top rows red, bottom row blue).
+    let sample = page
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const face = document.querySelector('#board button[data-tile=\"1\"] .face');
+             const url = getComputedStyle(face).backgroundImage.slice(5, -2);
+             const img = new Image();
+             img.onload = () => {
+               const c = document.createElement('canvas');
+               c.width = img.width; c.height = img.height;
+               const g = c.getContext('2d');
+               g.drawImage(img, 0, 0);
+               done({url, top: [...g.getImageData(img.width / 6, img.height / 6, 1, 1).data],
+                     bottom: [...g.getImageData(img.width / 6, img.height * 5 / 6, 1, 1).data]});
+             };
+             img.onerror = () => done({url, error: true});
+             img.src = url;",
+            vec![],
+        )
+        .await?;
+    ensure!(sample["url"].as_str().unwrap_or_default().starts_with("blob:"), "{sample}");
+    let top: Vec<u8> = serde_json::from_value(sample["top"].clone())?;
+    let bottom: Vec<u8> = serde_json::from_value(sample["bottom"].clone())?;
+    ensure!(top[0] > 180 && top[2] < 90, "top of the picture is not the upload's red: {top:?}");
+    ensure!(bottom[2] > 170 && bottom[0] < 90, "bottom is not the upload's blue: {bottom:?}");
+    Ok(())
+}
+
+async fn the_share_link_restores_position_and_picture(page: &Page) -> Outcome {
+    page.open("#board=1,2,3,4/5,6,7,8/9,10,11,12/13,14,0,15&picture=numbers").await?;
+    page.client.find(Locator::Id("picture")).await?.select_by_value("reef").await?;
+    page.click_tile(14).await?;
+    page.wait_board("1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15").await?;
+    page.click("share").await?;
+    page.wait("the link in the address bar", "location.hash.includes('board=')", 5).await?;
+    let url = page.client.current_url().await?.to_string();
+    page.client.goto("about:blank").await?;
+    page.client.goto(&url).await?;
+    page.wait("the page to start", "document.documentElement.dataset.ready === 'true'", 10).await?;
+    page.wait_board("1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15").await?;
+    let picture = page.js("return document.getElementById('picture').value;").await?;
+    ensure_eq!(picture, json!("reef"));
+    let size = page.js("return document.getElementById('board').dataset.size;").await?;
+    ensure_eq!(size, json!("4x4"));
+    Ok(())
+}
+
+async fn the_board_fits_a_phone(page: &Page) -> Outcome {
+    page.set_width(390, 844).await?;
+    page.open(
+        "#board=1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19,20/21,22,23,0,24&picture=balloons",
+    )
+    .await?;
+    let fit = page
+        .js(
+            "const r = document.getElementById('board').getBoundingClientRect();
+             return {left: r.left, right: r.right, width: innerWidth, scroll: document.documentElement.scrollWidth,
+                     tile: document.querySelector('#board .tile').getBoundingClientRect().width};",
+        )
+        .await?;
+    let f = |k: &str| fit[k].as_f64().unwrap_or(f64::NAN);
+    ensure_eq!(f("width"), 390.0, "{fit}");
+    ensure!(f("left") >= 0.0 && f("right") <= 390.0, "the board overflows: {fit}");
+    ensure!(f("scroll") <= 390.0, "the page scrolls sideways: {fit}");
+    ensure!(
+        f("tile") >= 44.0 * 5.0 / 5.0 - 1.0 && f("tile") >= 40.0,
+        "tiles too small to tap: {fit}"
+    );
+    // Still playable: a tap slides.
+    page.click_tile(24).await?;
+    page.wait_board("1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 23 24 0").await?;
+    page.set_width(1280, 900).await?;
+    Ok(())
+}
+
+/// Screenshots of the page for people to look at (NPUZZLE_SCREENSHOTS=DIR).
+async fn screenshots(page: &Page, dir: &Path) -> Outcome {
+    for (width, height, tag) in [(1280, 900, "1280"), (390, 844, "390")] {
+        page.set_width(width, height).await?;
+        page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+        page.screenshot(&dir.join(format!("numbers-3x3-{tag}.png"))).await?;
+        page.open("#board=12,1,10,2/7,11,4,14/5,0,9,15/8,13,6,3&picture=alpine").await?;
+        page.wait(
+            "the picture",
+            "document.getElementById('board').classList.contains('picture')",
+            5,
+        )
+        .await?;
+        page.click("hint").await?;
+        page.wait("the hint", "document.getElementById('board').dataset.hint", 10).await?;
+        page.screenshot(&dir.join(format!("hint-4x4-{tag}.png"))).await?;
+        for picture in ["reef", "bauhaus", "city", "balloons"] {
+            page.open(&format!("#board=1,2,3,4/5,6,7,8/9,10,11,12/13,14,0,15&picture={picture}"))
+                .await?;
+            page.wait(
+                "the picture",
+                "document.getElementById('board').classList.contains('picture')",
+                5,
+            )
+            .await?;
+            page.screenshot(&dir.join(format!("{picture}-{tag}.png"))).await?;
+        }
+        page.click_tile(15).await?;
+        page.wait("the solved moment", "!document.getElementById('celebrate').hidden", 5).await?;
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        page.screenshot(&dir.join(format!("solved-{tag}.png"))).await?;
+        page.open("#board=5,1,2,3/9,6,7,4/13,10,11,8/0,14,15,12&picture=numbers").await?;
+        page.js("const s = document.getElementById('speed'); s.value = 2; s.dispatchEvent(new Event('input'));").await?;
+        page.click("solve").await?;
+        page.wait(
+            "playback",
+            "document.getElementById('step-count').textContent.startsWith('2 /')",
+            10,
+        )
+        .await?;
+        page.click("play").await?;
+        page.screenshot(&dir.join(format!("playback-{tag}.png"))).await?;
+        page.open("#picture=city").await?;
+        page.client.find(Locator::Id("size")).await?.select_by_value("6x6").await?;
+        page.wait("a 6x6 board", "document.getElementById('board').dataset.size === '6x6' && document.getElementById('board').classList.contains('picture')", 5).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        page.screenshot(&dir.join(format!("city-6x6-{tag}.png"))).await?;
+    }
+    page.set_width(1280, 900).await?;
+    Ok(())
+}
+
+type Scenario = for<'a> fn(&'a Page) -> Pin<Box<dyn Future<Output = Outcome> + 'a>>;
+
+macro_rules! scenarios {
+    ($($name:ident),* $(,)?) => {
+        [$((stringify!($name), (|page| Box::pin($name(page))) as Scenario)),*]
+    };
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_plays_in_chromium() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let state = AppState::new(Config { workers: 2, ..Config::default() });
+    let server = tokio::spawn(npuzzle_web::serve(listener, state, std::future::pending()));
+
+    let (mut driver, port) = start_chromedriver().await.unwrap();
+    let profile = std::env::temp_dir().join(format!(
+        "npuzzle-chromium-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    let client = connect(port, &profile).await.unwrap();
+    let page = Page { client, base };
+
+    let mut failures = Vec::new();
+    let only = std::env::var("NPUZZLE_SCENARIO").ok();
+    for (name, scenario) in scenarios![
+        shows_a_board_of_labelled_tile_buttons,
+        clicking_tiles_slides_one_or_a_run,
+        a_swipe_slides_a_tile,
+        arrow_keys_move_tiles_and_undo_restores,
+        randomize_then_solve_animates_to_solved,
+        hint_shows_the_optimal_distance,
+        an_uploaded_image_becomes_the_tiles,
+        the_share_link_restores_position_and_picture,
+        the_board_fits_a_phone,
+    ] {
+        if only.as_deref().is_some_and(|o| !name.contains(o)) {
+            continue;
+        }
+        if let Err(err) = scenario(&page).await {
+            let shot = target_dir().join("browser-failures").join(format!("{name}.png"));
+            let saved = page.screenshot(&shot).await.map_or_else(
+                |e| format!("(no screenshot: {e})"),
+                |()| format!("screenshot: {}", shot.display()),
+            );
+            failures.push(format!("{name}: {err} {saved}"));
+        }
+    }
+    if let Some(dir) = std::env::var_os("NPUZZLE_SCREENSHOTS") {
+        if let Err(err) = screenshots(&page, Path::new(&dir)).await {
+            failures.push(format!("screenshots: {err}"));
+        }
+    }
+    let _ = page.client.close().await;
+    let _ = driver.kill().await;
+    let _ = std::fs::remove_dir_all(&profile);
+    server.abort();
+    assert!(failures.is_empty(), "{} scenario(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
