@@ -86,7 +86,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let (mut expanded, mut generated, mut seconds) = (0u64, 0u64, 0f64);
     let mut method = String::new();
     for (i, inst) in instances.iter().enumerate() {
-        let goal = inst.goal.clone().unwrap_or(Goal::BlankLast).board(inst.board.size())?;
+        let goal = inst.goal.as_deref().unwrap_or(&Goal::BlankLast).board(inst.board.size())?;
         if !tables.contains_key(&goal) {
             let clock = Instant::now();
             let pdb = pdb_cmd::database_for(&goal, args.algorithm, args.heuristic)?;

@@ -4,7 +4,6 @@
 //! directory under `npuzzle/` (`$XDG_CACHE_HOME/npuzzle` or `~/.cache/npuzzle` on Linux,
 //! `~/Library/Caches/npuzzle` on macOS, `%LOCALAPPDATA%\npuzzle` on Windows).
 
-use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,7 +13,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_core::{Board, Goal, Size};
 use npuzzle_solver::pdb::{Cache, CacheError, Database, Partition, Progress};
-use npuzzle_solver::{Algorithm, Databases, Heuristic};
+use npuzzle_solver::{Algorithm, Heuristic};
 
 use crate::args::{PdbAction, PdbArgs, PdbBuildArgs};
 

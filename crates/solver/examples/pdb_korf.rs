@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let limit: usize = args.get(4).map_or(Ok(usize::MAX), |t| t.parse())?;
     let instances = parse_instances(&text)?;
     let size = instances[0].board.size();
-    let goal = instances[0].goal.clone().unwrap_or(Goal::BlankLast).board(size)?;
+    let goal = instances[0].goal.as_deref().unwrap_or(&Goal::BlankLast).board(size)?;
     let partition = Partition::parse(spec, &goal)?;
     let clock = Instant::now();
     let db = Cache::new(dir).load(&goal, &partition)?.ok_or("build it first (pdb_build)")?;

@@ -34,7 +34,7 @@ use crate::tables::Tables;
 /// use npuzzle_core::{Board, Goal};
 /// use npuzzle_solver::{Options, Solver, Status};
 /// let solver = Solver::new();
-/// let board: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+/// let board: Board = "2 6 4/0 7 1/8 5 3".parse()?;
 /// // Any goal: here the 42-school snail.
 /// let goal = Goal::Snail.board(board.size())?;
 /// let solution = solver.solve(&board, &goal, &Options::default())?;

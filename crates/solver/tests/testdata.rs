@@ -14,7 +14,7 @@ fn small() -> Vec<(Board, Board, u32)> {
         .unwrap()
         .into_iter()
         .map(|i| {
-            let goal = i.goal.unwrap_or(Goal::BlankLast).board(i.board.size()).unwrap();
+            let goal = i.goal.as_deref().unwrap_or(&Goal::BlankLast).board(i.board.size()).unwrap();
             (i.board, goal, i.optimal.unwrap())
         })
         .collect()

@@ -101,6 +101,7 @@ impl Task {
             optimal: request.optimal.unwrap_or(false),
             improve: false,
             limits: limits(request, config)?,
+            ..Options::default()
         };
         Ok(Task { board, goal, options })
     }
