@@ -700,8 +700,8 @@ fn usage_errors_keep_clap_suggestions_in_one_line() {
         ),
         (
             &["solve", "--heuristic", "psychic", HARD_3],
-            "npuzzle: invalid value 'psychic' for --heuristic: expected auto, hamming, manhattan \
-             or linear-conflict (see --help)",
+            "npuzzle: invalid value 'psychic' for --heuristic: expected auto, hamming, manhattan, \
+             linear-conflict, walking-distance or pdb (see --help)",
         ),
         (&["solv", HARD_3], "npuzzle: unknown command 'solv' (did you mean 'solve'?) (see --help)"),
         (
@@ -1183,7 +1183,17 @@ fn a_timeout_only_limits_and_improving_is_asked_for_separately() {
 
 #[test]
 fn auto_under_a_tight_timeout_still_answers_with_its_lower_bound() {
-    let run = npuzzle(&["solve", SLOW_4, "--timeout", "2", "-f", "json"]);
+    // Linear conflict (no pattern database): IDA* needs far more than 1.6 s on this board.
+    let run = npuzzle(&[
+        "solve",
+        SLOW_4,
+        "--heuristic",
+        "linear-conflict",
+        "--timeout",
+        "2",
+        "-f",
+        "json",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let r = &run.json_lines()[0];
     assert_eq!((r["status"].as_str(), r["optimal"].as_bool()), (Some("solved"), Some(false)));
@@ -1195,6 +1205,18 @@ fn auto_under_a_tight_timeout_still_answers_with_its_lower_bound() {
         "not proven optimal: IDA* + linear-conflict found no proven optimum within 1.6 s, so auto \
          used weighted A* (w = 2)"
     );
+    assert_replays(SLOW_4, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", r["moves"].as_str().unwrap());
+    // With the pattern database auto uses by default: proven optimal in time, or a fast
+    // answer that says so; never a limit.
+    let run = npuzzle(&["solve", SLOW_4, "--timeout", "0.5", "-f", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["status"], "solved");
+    if r["optimal"] == false {
+        let note = r["note"].as_str().unwrap();
+        assert!(note.starts_with("not proven optimal: IDA* + pdb found no proven optimum within 0.4 s, so auto used weighted A* (w = 2)"), "{note}");
+        assert!(r["lower_bound"].as_u64().unwrap() <= r["length"].as_u64().unwrap());
+    }
     assert_replays(SLOW_4, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", r["moves"].as_str().unwrap());
 }
 

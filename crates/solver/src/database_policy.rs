@@ -22,9 +22,10 @@ use npuzzle_search as search;
 use crate::exact;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::walking_distance::WalkingDistance;
-use crate::options::{Algorithm, Heuristic, Options};
+use crate::options::{Algorithm, Heuristic, Limits, Options};
 use crate::pdb::Database;
 use crate::pdb_search::{self, Engine};
+use crate::policy::attempt_budget;
 use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
 use crate::{SolveError, solve};
 
@@ -65,14 +66,33 @@ pub fn solve_with(
         if let Some(db) = db {
             match algorithm {
                 Algorithm::Auto | Algorithm::IdaStar => {
+                    // `auto` (not `optimal`) keeps a fifth of the timeout for a fast answer,
+                    // as it does without a database: a tight limit still gets one.
+                    let attempt = (algorithm == Algorithm::Auto && !options.optimal)
+                        .then(|| options.limits.timeout)
+                        .flatten()
+                        .map(|t| attempt_budget(options.optimal_attempt.unwrap_or(t), options));
+                    let limits = Limits {
+                        timeout: attempt.or(options.limits.timeout),
+                        ..options.limits.clone()
+                    };
+                    let clock = Instant::now();
                     let mut s =
-                        pdb_search::solve(db, board, &options.limits, tables.threads.max(1))
-                            .map_err(|_| SolveError::GoalSize {
-                                goal: db.size(),
-                                board: board.size(),
-                            })?;
+                        pdb_search::solve(db, board, &limits, tables.threads.max(1)).map_err(
+                            |_| SolveError::GoalSize { goal: db.size(), board: board.size() },
+                        )?;
                     if s.status == Status::Solved {
                         s.notes.clear();
+                    }
+                    let cancelled = options
+                        .limits
+                        .cancel
+                        .as_ref()
+                        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+                    if let (Some(budget), Some(Limit::Time(_)), false) =
+                        (attempt, s.limit(), cancelled)
+                    {
+                        return fall_back(board, goal, options, s, budget, clock);
                     }
                     return Ok(s);
                 }
@@ -101,6 +121,45 @@ pub fn solve_with(
         }
     }
     solve(board, goal, options)
+}
+
+/// After the optimal attempt over the database ran out of its `budget`: weighted A* (then
+/// the reduction solver) within the rest of the caller's timeout, as `auto` does without a
+/// database. The answer keeps the lower bound the attempt proved, and says what happened.
+fn fall_back(
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    attempt: Solution,
+    budget: std::time::Duration,
+    clock: Instant,
+) -> Result<Solution, SolveError> {
+    let rest = options.limits.timeout.map(|t| t.saturating_sub(clock.elapsed()));
+    let limits = Limits { timeout: rest, ..options.limits.clone() };
+    let weighted = Options {
+        algorithm: Algorithm::WAStar,
+        heuristic: Heuristic::LinearConflict,
+        optimal: false,
+        limits: limits.clone(),
+        ..options.clone()
+    };
+    let mut s = solve(board, goal, &weighted)?;
+    let mut notes = vec![Note::OptimalAttemptGaveUp { heuristic: HeuristicKind::Pdb, budget }];
+    if s.status == Status::Solved {
+        notes.push(Note::WeightedAStar { weight: options.weight });
+    } else {
+        let reduction = Options { algorithm: Algorithm::Reduction, limits, ..options.clone() };
+        s = solve(board, goal, &reduction)?;
+    }
+    notes.append(&mut s.notes);
+    s.notes = notes;
+    if s.status != Status::Unsolvable {
+        s.lower_bound = s.lower_bound.max(attempt.lower_bound);
+    }
+    s.stats.expanded += attempt.stats.expanded;
+    s.stats.generated += attempt.stats.generated;
+    s.stats.seconds = clock.elapsed().as_secs_f64();
+    Ok(s)
 }
 
 /// A packed position for the generic searches: cells and blank, plus incremental heuristic

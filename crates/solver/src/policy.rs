@@ -139,7 +139,7 @@ fn heuristic_for(options: &Options, cells: usize) -> HeuristicKind {
 }
 
 /// `attempt`, cut to the share of the caller's timeout that leaves the next steps time.
-fn attempt_budget(attempt: Duration, options: &Options) -> Duration {
+pub(crate) fn attempt_budget(attempt: Duration, options: &Options) -> Duration {
     options.limits.timeout.map_or(attempt, |t| attempt.min(t.mul_f64(AUTO_ATTEMPT_SHARE)))
 }
 
