@@ -427,6 +427,12 @@ mod cache {
         let db = cache.load(&goal, &partition).unwrap().unwrap();
         assert!(db.is_mapped());
         assert_eq!(fs::read(&path).unwrap(), db.bytes());
+        // The copy on anonymous (huge-page) memory holds the same bytes and answers the same.
+        let copy = db.in_memory();
+        assert!(!copy.is_mapped());
+        assert_eq!(copy.bytes(), db.bytes());
+        let board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+        assert_eq!(copy.estimate(&board), db.estimate(&board));
         let listed = cache.list().unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].header.as_ref().unwrap().1, partition);
