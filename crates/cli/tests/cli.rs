@@ -650,6 +650,9 @@ fn bench_reports_every_instance_and_fails_on_a_wrong_length() {
     assert_eq!(lines[0]["heuristic"], "pdb");
     assert_eq!(lines[2]["summary"], true);
     assert_eq!(lines[2]["mismatches"], 0);
+    if cfg!(target_os = "linux") {
+        assert!(lines[2]["cpu_seconds"].is_number(), "{}", lines[2]);
+    }
     let wrong = scratch_file(
         "bench-wrong.txt",
         "# goal: blank-first\n1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15 | 5\n",

@@ -18,12 +18,20 @@
 //!   about the main diagonal, with the tiles relabelled so the goal maps to itself (possible
 //!   when the board is square and the blank's goal cell is on the diagonal), maps solutions to
 //!   solutions of the same length, so the bound of the mirror is a bound too.
-//! - **Not consistent.** The table is minimised over the blank's regions, and the region the
-//!   blank is actually in may be farther: when a pattern tile moves, the entry can jump by
-//!   more than one move (the tests find jumps of 3 on 3x3). IDA* does not need consistency;
-//!   A* over these tables must reopen nodes, which `npuzzle-search`'s A* does. Storing one
-//!   entry per region instead would make the bound consistent and stronger, but the 8-tile
-//!   table of the 15-puzzle has 2.75 regions per cell set: 713 MB instead of 259 MB.
+//! - **Not consistent.** An entry is the minimum over the blank's regions, and after a move
+//!   the blank may stand in a region that is farther: when a pattern tile moves, the bound
+//!   can jump by more than one move (by up to 7 on 3x3 and 9 on 2x4, mirror included). The
+//!   tables of Korf and Felner, which store the minimum over the blank's cells, are the
+//!   same. IDA* does not need consistency, and the search here turns it into cut-offs
+//!   (bidirectional pathmax, see [`crate::pdb_search`]); A* over these tables must reopen
+//!   nodes, which `npuzzle-search`'s A* does. One entry per (placement, blank region)
+//!   instead would be consistent (a move changes one group's entry by exactly one) and at
+//!   least as strong, but the 8-tile table of the 15-puzzle has 2.75 regions per cell set:
+//!   713 MB instead of 259 MB.
+//! - **Tested instead.** `tests/pdb.rs` checks on every position of 3x3 and 2x4 boards that
+//!   the stored bound is admissible with the parity of the distance, that the per-region
+//!   bound built by an independent search is admissible, consistent and at least the stored
+//!   one, and how far the stored bound jumps between neighbours.
 //! - **Source.** R. E. Korf and A. Felner, "Disjoint pattern database heuristics", *Artificial
 //!   Intelligence* 134, 2002; A. Felner, R. E. Korf and S. Hanan, "Additive pattern database
 //!   heuristics", *JAIR* 22, 2004 (reflection about the main diagonal, as used there).
@@ -104,19 +112,38 @@ struct Inner {
     manhattan: Vec<u8>,
 }
 
-/// The whole file image: built in memory, or mapped from the cache.
+/// The whole file image: built in memory, mapped from the cache, or copied from the cache
+/// into anonymous memory.
 enum Image {
     Owned(Vec<u8>),
     Mapped(memmap2::Mmap),
+    Anonymous(memmap2::Mmap),
 }
 
 impl Image {
     fn bytes(&self) -> &[u8] {
         match self {
             Image::Owned(v) => v,
-            Image::Mapped(m) => m,
+            Image::Mapped(m) | Image::Anonymous(m) => m,
         }
     }
+}
+
+/// A copy of `bytes` in anonymous memory that asks for transparent huge pages. Lookups are
+/// random reads over hundreds of megabytes: through 4 KiB pages nearly every one also misses
+/// the TLB and waits for a page walk (in the profile, the prefetch instructions of the search
+/// stalled on exactly that), while 2 MiB pages cover a table with a few hundred TLB entries.
+/// Linux gives huge pages to anonymous memory only when asked (`madvise`) on most
+/// distributions' default settings; elsewhere the advice is a no-op.
+fn anonymous_copy(bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
+    let mut map = memmap2::MmapMut::map_anon(bytes.len())?;
+    #[cfg(target_os = "linux")]
+    {
+        // Only a hint: without it the copy still works, on small pages.
+        let _ = map.advise(memmap2::Advice::HugePage);
+    }
+    map.copy_from_slice(bytes);
+    map.make_read_only()
 }
 
 /// One group's table inside the image.
@@ -236,7 +263,12 @@ impl Database {
         }
         drop(tables);
         file::seal(&mut image);
-        Database::from_image(Image::Owned(image)).map_err(|_| BuildError::Partition(size))
+        // The search reads the tables at random: on huge pages if the system gives them.
+        let image = match anonymous_copy(&image) {
+            Ok(map) => Image::Anonymous(map),
+            Err(_) => Image::Owned(image),
+        };
+        Database::from_image(image).map_err(|_| BuildError::Partition(size))
     }
 
     /// A database from a file image, checked (magic, version, lengths, fields, checksum).
@@ -298,22 +330,25 @@ impl Database {
         self.inner.image.bytes()
     }
 
-    /// The same database with its tables copied into this process's memory. Lookups are
-    /// random reads over hundreds of megabytes: a mapped file is read through 4 KiB pages, and
-    /// nearly every lookup then also misses the TLB, while anonymous memory gets transparent
-    /// huge pages where the system offers them. Measured on the 7-8 tables and Korf's 100
-    /// instances: see the README's benchmark section.
+    /// The same database with its tables copied into this process's anonymous memory, on
+    /// transparent huge pages where the system gives them. Lookups are random reads over
+    /// hundreds of megabytes: a mapped file is read through 4 KiB pages, and nearly every
+    /// lookup then also misses the TLB. Worth it for many solves (a benchmark, a batch); one
+    /// solve of a few milliseconds is better served by the mapped file. Measured on the 7-8
+    /// tables and Korf's 100 instances: see the README's benchmark section.
     pub fn in_memory(&self) -> Database {
         match &self.inner.image {
-            Image::Owned(_) => self.clone(),
+            Image::Owned(_) | Image::Anonymous(_) => self.clone(),
             Image::Mapped(m) => {
+                let image =
+                    anonymous_copy(m).map_or_else(|_| Image::Owned(m.to_vec()), Image::Anonymous);
                 let inner = &self.inner;
                 Database {
                     inner: Arc::new(Inner {
                         goal: inner.goal.clone(),
                         partition: inner.partition.clone(),
                         tables: inner.tables.clone(),
-                        image: Image::Owned(m.to_vec()),
+                        image,
                         mirror: inner.mirror.clone(),
                         manhattan: inner.manhattan.clone(),
                     }),

@@ -75,7 +75,7 @@ pub(crate) fn search(
                     continue;
                 }
                 pass.path[..s.path.len()].copy_from_slice(&s.path);
-                if pass.dfs(&s.node, depth, s.last) {
+                if pass.dfs(&s.node, depth, s.last, f - depth) {
                     let mut slot = found.lock().unwrap_or_else(|e| e.into_inner());
                     if slot.is_none() {
                         *slot = Some(pass.path[..pass.depth as usize].to_vec());
