@@ -80,6 +80,7 @@ mod error;
 pub mod hint;
 pub mod pool;
 mod scramble;
+pub mod search;
 mod server;
 mod solve;
 
@@ -98,6 +99,7 @@ pub use hint::{HintAnswer, MoveAnswer};
 pub use npuzzle_solver::Record;
 pub use pool::{Pool, PoolLoad};
 pub use scramble::{ScrambleQuery, Scrambled};
+pub use search::{SearchQuery, Streams};
 pub use server::{run, serve};
 pub use solve::{Mode, SolveRequest, Task};
 
@@ -120,6 +122,18 @@ pub struct Config {
     /// The most memory one solve may hold, in bytes (default 256 MiB), so solving holds at
     /// most `workers × max_memory`.
     pub max_memory: usize,
+    /// Searches streamed by `GET /api/search` at once (default 64); one more is answered 503.
+    pub streams: usize,
+    /// The most nodes one streamed search may expand (default 1,000,000).
+    pub stream_nodes: u64,
+    /// The most time one streamed search may spend searching, waits for its pace, a pause
+    /// or its client excluded (default 30 s).
+    pub stream_time: Duration,
+    /// The longest one stream may stay open, waits included (default 30 min).
+    pub stream_wall: Duration,
+    /// The most memory one streamed search may hold, in bytes (default 96 MiB), so streams
+    /// hold at most `streams × stream_memory`.
+    pub stream_memory: usize,
 }
 
 impl Config {
@@ -138,6 +152,11 @@ impl Default for Config {
             max_nodes: None,
             timeout: Config::DEFAULT_TIMEOUT,
             max_memory: Config::DEFAULT_MEMORY,
+            streams: 64,
+            stream_nodes: 1_000_000,
+            stream_time: Duration::from_secs(30),
+            stream_wall: Duration::from_secs(30 * 60),
+            stream_memory: 96 << 20,
         }
     }
 }
@@ -151,13 +170,15 @@ pub struct AppState {
     pub solver: Solver,
     /// The pool that runs solves.
     pub pool: Pool,
+    /// The searches streaming now.
+    pub streams: Arc<Streams>,
 }
 
 impl AppState {
     /// The state for `config`, with its pool.
     pub fn new(config: Config) -> Arc<AppState> {
         let pool = Pool::new(config.workers, config.queue, config.queue_wait);
-        Arc::new(AppState { config, solver: Solver::new(), pool })
+        Arc::new(AppState { config, solver: Solver::new(), pool, streams: Arc::default() })
     }
 }
 
@@ -168,6 +189,8 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/assets/{name}", get(assets::file))
         .route("/api/solve", post(solve::handler))
         .route("/api/scramble", get(scramble::handler))
+        .route("/api/search", get(search::handler))
+        .route("/api/search/{id}/{action}", post(search::control))
         .route("/healthz", get(healthz))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -188,7 +211,11 @@ pub fn app(state: Arc<AppState>) -> Router {
 async fn healthz(
     axum::extract::State(state): axum::extract::State<Arc<AppState>>,
 ) -> axum::Json<serde_json::Value> {
-    axum::Json(serde_json::json!({ "status": "ok", "pool": state.pool.load() }))
+    axum::Json(serde_json::json!({
+        "status": "ok",
+        "pool": state.pool.load(),
+        "streams": { "running": state.streams.running(), "max": state.config.streams },
+    }))
 }
 
 async fn not_found(uri: axum::http::Uri) -> AppError {
