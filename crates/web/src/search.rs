@@ -56,9 +56,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::mpsc;
 
+use crate::AppState;
 use crate::error::{AppError, AppQuery};
 use crate::solve::{SolveRequest, Task};
-use crate::AppState;
 
 /// At full speed, the least time between two `expand` events: about 30 frames a second.
 pub const FRAME: Duration = Duration::from_millis(33);
@@ -569,8 +569,12 @@ impl Watcher<'_> {
                     break;
                 }
                 let wait = (self.due - now).min(POLL);
-                control =
-                    self.session.wake.wait_timeout(control, wait).unwrap_or_else(|p| p.into_inner()).0;
+                control = self
+                    .session
+                    .wake
+                    .wait_timeout(control, wait)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
             }
             let paused = control.paused;
             drop(control);
@@ -595,7 +599,10 @@ impl Watcher<'_> {
                 if !control.paused {
                     control.told_paused = false;
                     drop(control);
-                    self.send(event("state", &json!({"state": "running", "expanded": self.expanded})));
+                    self.send(event(
+                        "state",
+                        &json!({"state": "running", "expanded": self.expanded}),
+                    ));
                     break;
                 }
                 if !control.told_paused {
@@ -610,8 +617,12 @@ impl Watcher<'_> {
                     control.steps -= 1;
                     break;
                 }
-                control =
-                    self.session.wake.wait_timeout(control, POLL).unwrap_or_else(|p| p.into_inner()).0;
+                control = self
+                    .session
+                    .wake
+                    .wait_timeout(control, POLL)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
             }
             self.waited += began.elapsed();
             // After a pause, the pace starts afresh.
