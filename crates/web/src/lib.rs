@@ -191,6 +191,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/api/scramble", get(scramble::handler))
         .route("/api/search", get(search::handler))
         .route("/api/search/{id}/{action}", post(search::control))
+        .route("/api/search/{id}/pace/{value}", post(search::set_pace))
         .route("/healthz", get(healthz))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -14,12 +14,14 @@
 //!   "pace", "max_nodes", "max_seconds", "max_memory_mib"}`. The `id` names the stream in
 //!   control requests.
 //! - `expand`: a node about to be expanded: `{"n", "board", "g", "h", "f", "open",
-//!   "closed", "skipped", "soonest", "recent"}`. `n` counts expansions from 1; `open` and
+//!   "closed", "skipped", "elapsed", "soonest", "recent"}`. `n` counts expansions from 1; `open` and
 //!   `closed` are the list sizes the search reports (see `npuzzle_search::Expand`);
 //!   `skipped` is how many expansions since the previous `expand` event were not sent (0
 //!   when paced); `soonest` lists the open list's best few (`{"board", "g", "h", "f"}`, the
 //!   next to be expanded first; empty for IDDFS and IDA*, which keep no open list) and
-//!   `recent` the last few expanded before this one, newest first.
+//!   `recent` the last few expanded before this one, newest first. At full speed, the last
+//!   node expanded is sent after the search ends if its frame was skipped, without
+//!   `soonest`.
 //! - `bound`: IDDFS and IDA* start an iteration: `{"bound", "expanded"}`.
 //! - `stats`: about every [`STATS_EVERY`] and whenever the search pauses: `{"expanded",
 //!   "generated", "frontier", "elapsed", "searching", "nodes_per_second"}`; `elapsed` is
@@ -34,8 +36,8 @@
 //!
 //! # Control
 //! `POST /api/search/{id}/pause`, `.../resume`, `.../step` (a paused search expands one node
-//! and waits again; a running one pauses first) and `.../stop` answer `{"id", "state",
-//! "expanded"}`, or 404 when no such search runs. Closing the stream stops the search: the
+//! and waits again; a running one pauses first), `.../stop` and `.../pace/{nodes_per_second}`
+//! (0: full speed) answer `{"id", "state", "expanded"}`, or 404 when no such search runs. Closing the stream stops the search: the
 //! observer notices at the next node, or within [`POLL`] while it waits.
 
 use std::collections::{HashMap, VecDeque};
@@ -177,6 +179,8 @@ struct Session {
     control: Mutex<Control>,
     wake: Condvar,
     expanded: AtomicU64,
+    /// Nanoseconds per node when paced; 0 at full speed.
+    interval: AtomicU64,
 }
 
 impl Session {
@@ -188,6 +192,32 @@ impl Session {
 
     fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+
+    fn set_pace(&self, pace: Option<f64>) {
+        let nanos = pace.map_or(0, |p| (1e9 / p).round() as u64).max(u64::from(pace.is_some()));
+        self.interval.store(nanos, Ordering::Relaxed);
+        let _guard = lock(&self.control);
+        self.wake.notify_all();
+    }
+
+    fn interval(&self) -> Option<Duration> {
+        match self.interval.load(Ordering::Relaxed) {
+            0 => None,
+            nanos => Some(Duration::from_nanos(nanos)),
+        }
+    }
+}
+
+/// Reads a `pace`: absent or 0 is full speed, otherwise 1 to 1,000,000 nodes a second.
+fn pace(value: Option<f64>) -> Result<Option<f64>, AppError> {
+    match value {
+        None => Ok(None),
+        Some(p) if p == 0.0 => Ok(None),
+        Some(p) if p.is_finite() && (1.0..=1e6).contains(&p) => Ok(Some(p)),
+        Some(p) => Err(AppError::bad_request(format!(
+            "pace must be 0 (full speed) or from 1 to 1,000,000 nodes per second, got {p}"
+        ))),
     }
 }
 
@@ -246,22 +276,34 @@ pub async fn control(
     Ok(Json(answer(if paused { "paused" } else { "running" })))
 }
 
+/// `POST /api/search/{id}/pace/{nodes_per_second}`: a new pace (0: full speed).
+pub async fn set_pace(
+    State(state): State<Arc<AppState>>,
+    Path((id, value)): Path<(String, String)>,
+) -> Result<Json<ControlAnswer>, AppError> {
+    let session = state
+        .streams
+        .get(&id)
+        .ok_or_else(|| AppError::not_found(format!("no search {id} is running")))?;
+    let value = value
+        .parse::<f64>()
+        .map_err(|_| AppError::bad_request(format!("pace must be a number, got {value:?}")))?;
+    session.set_pace(pace(Some(value))?);
+    let paused = session.paused.load(Ordering::Relaxed);
+    Ok(Json(ControlAnswer {
+        id,
+        state: if paused { "paused" } else { "running" },
+        expanded: session.expanded.load(Ordering::Relaxed),
+    }))
+}
+
 /// `GET /api/search`.
 pub async fn handler(
     State(state): State<Arc<AppState>>,
     AppQuery(query): AppQuery<SearchQuery>,
 ) -> Result<Response, AppError> {
     let config = &state.config;
-    let pace = match query.pace {
-        None => None,
-        Some(p) if p == 0.0 => None,
-        Some(p) if p.is_finite() && (1.0..=1e6).contains(&p) => Some(p),
-        Some(p) => {
-            return Err(AppError::bad_request(format!(
-                "pace must be 0 (full speed) or from 1 to 1,000,000 nodes per second, got {p}"
-            )));
-        }
-    };
+    let pace = pace(query.pace)?;
     if query.max_nodes == Some(0) || query.timeout_ms == Some(0) {
         return Err(AppError::bad_request("max_nodes and timeout_ms must be at least 1"));
     }
@@ -287,6 +329,7 @@ pub async fn handler(
     let mut slot = state.streams.admit(config.streams).ok_or_else(AppError::busy)?;
     let id = state.streams.new_id();
     let session = Arc::new(Session::default());
+    session.set_pace(pace);
     task.options.limits.cancel = Some(Arc::clone(&session.cancel));
     lock(&state.streams.sessions).insert(id.clone(), Arc::clone(&session));
     slot.id = Some(id.clone());
@@ -312,7 +355,7 @@ pub async fn handler(
     let thread_session = Arc::clone(&session);
     let spawned = std::thread::Builder::new().name("npuzzle-search".into()).spawn(move || {
         let _slot = slot;
-        run(&solver, task, Stream { session: thread_session, tx, pace, searching });
+        run(&solver, task, Stream { session: thread_session, tx, searching });
     });
     if spawned.is_err() {
         // The slot went with the closure; the session is forgotten with it.
@@ -351,18 +394,16 @@ fn event(name: &str, data: &impl Serialize) -> Event {
 struct Stream {
     session: Arc<Session>,
     tx: mpsc::Sender<Event>,
-    pace: Option<f64>,
     searching: Duration,
 }
 
 /// Runs the search on this thread and sends its events, the last being `done`.
 fn run(solver: &Solver, task: Task, stream: Stream) {
-    let Stream { session, tx, pace, searching } = stream;
+    let Stream { session, tx, searching } = stream;
     let now = Instant::now();
     let mut watcher = Watcher {
         session: &session,
         tx: &tx,
-        interval: pace.map(|p| Duration::from_secs_f64(1.0 / p)),
         searching,
         started: now,
         waited: Duration::ZERO,
@@ -372,6 +413,7 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         expanded: 0,
         generated: 0,
         frontier: 0,
+        closed: 0,
         skipped: 0,
         recent: VecDeque::with_capacity(SHOWN + 1),
         out_of_time: false,
@@ -381,6 +423,7 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
     if watcher.gone {
         return;
     }
+    watcher.last_frame();
     watcher.stats(Instant::now());
     let record = match result {
         Ok(mut solution) => {
@@ -458,8 +501,6 @@ struct Shown {
 struct Watcher<'a> {
     session: &'a Session,
     tx: &'a mpsc::Sender<Event>,
-    /// Time per node when paced.
-    interval: Option<Duration>,
     /// The searching time allowed.
     searching: Duration,
     started: Instant,
@@ -472,6 +513,7 @@ struct Watcher<'a> {
     expanded: u64,
     generated: u64,
     frontier: usize,
+    closed: usize,
     skipped: u64,
     /// The last expanded boards with g and h, newest last.
     recent: VecDeque<(Board, u32, u32)>,
@@ -545,7 +587,38 @@ impl Watcher<'_> {
             "open": e.open(),
             "closed": e.closed(),
             "skipped": self.skipped,
+            "elapsed": self.started.elapsed().as_secs_f64(),
             "soonest": soonest,
+            "recent": recent,
+        });
+        self.skipped = 0;
+        self.send(event("expand", &data));
+    }
+
+    /// At full speed, the last node expanded when its frame was skipped, so the page ends on
+    /// it. The open list is gone with the search: `soonest` is absent.
+    fn last_frame(&mut self) {
+        if self.skipped == 0 {
+            return;
+        }
+        let Some((board, g, h)) = self.recent.back() else { return };
+        let recent: Vec<Shown> = self
+            .recent
+            .iter()
+            .rev()
+            .skip(1)
+            .map(|(b, g, h)| Shown { board: b.to_string(), g: *g, h: *h, f: g + h })
+            .collect();
+        let data = json!({
+            "n": self.expanded,
+            "board": board.to_string(),
+            "g": g,
+            "h": h,
+            "f": g + h,
+            "open": self.frontier,
+            "closed": self.closed,
+            "skipped": self.skipped - 1,
+            "elapsed": self.started.elapsed().as_secs_f64(),
             "recent": recent,
         });
         self.skipped = 0;
@@ -554,9 +627,9 @@ impl Watcher<'_> {
 
     /// Blocks while paused (after showing the node it waits on) or ahead of the pace; false
     /// when the search must stop.
-    fn wait_turn(&mut self, e: &Expand<'_, Board, u32>) -> bool {
+    fn wait_turn(&mut self, e: &Expand<'_, Board, u32>, interval: Option<Duration>) -> bool {
         let mut shown = false;
-        if let Some(interval) = self.interval {
+        if let Some(interval) = interval {
             // Paced: every node is shown once its time has come.
             let began = Instant::now();
             let mut control = lock(&self.session.control);
@@ -638,11 +711,13 @@ impl Observer<Board, u32> for Watcher<'_> {
             return Flow::Stop;
         }
         self.frontier = e.open();
-        if self.interval.is_some() || self.session.paused.load(Ordering::Relaxed) {
+        self.closed = e.closed();
+        let interval = self.session.interval();
+        if interval.is_some() || self.session.paused.load(Ordering::Relaxed) {
             // Counted before the wait: the node shown is the one about to be expanded.
             self.expanded += 1;
             self.session.expanded.store(self.expanded, Ordering::Relaxed);
-            if !self.wait_turn(e) || self.gone {
+            if !self.wait_turn(e, interval) || self.gone {
                 return Flow::Stop;
             }
         } else {
