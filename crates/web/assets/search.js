@@ -242,7 +242,7 @@ class Lane {
       this.set("open", short(e.open));
       this.set("closed", this.el.classList.contains("no-list") ? "–" : short(e.closed));
       if (e.soonest) drawList(this.field("soonest"), e.soonest, this.informed);
-      drawList(this.field("recent"), e.recent, this.informed);
+      if (e.recent) drawList(this.field("recent"), e.recent, this.informed);
       this.chart.add(e.elapsed, e.open);
     }
     if (p.stats) {

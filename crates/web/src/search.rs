@@ -19,7 +19,9 @@
 //!   `skipped` is how many expansions since the previous `expand` event were not sent (0
 //!   when paced); `soonest` lists the open list's best few (`{"board", "g", "h", "f"}`, the
 //!   next to be expanded first; empty for IDDFS and IDA*, which keep no open list) and
-//!   `recent` the last few expanded before this one, newest first. At full speed, the last
+//!   `recent` the last few expanded before this one, newest first. When paced faster than
+//!   about 30 nodes a second, only events at least [`FRAME`] apart carry the two lists
+//!   (they are most of the bytes, and no screen draws faster). At full speed, the last
 //!   node expanded is sent after the search ends if its frame was skipped, without
 //!   `soonest`.
 //! - `bound`: IDDFS and IDA* start an iteration: `{"bound", "expanded"}`.
@@ -409,6 +411,7 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         waited: Duration::ZERO,
         due: now,
         last_frame: None,
+        last_lists: None,
         last_stats: (now, 0),
         expanded: 0,
         generated: 0,
@@ -509,6 +512,8 @@ struct Watcher<'a> {
     /// When the next node is due, when paced.
     due: Instant,
     last_frame: Option<Instant>,
+    /// When the lists were last sent.
+    last_lists: Option<Instant>,
     last_stats: (Instant, u64),
     expanded: u64,
     generated: u64,
@@ -566,19 +571,36 @@ impl Watcher<'_> {
     }
 
     fn frame(&mut self, e: &Expand<'_, Board, u32>) {
-        let mut soonest = Vec::new();
-        if let Some(frontier) = e.frontier() {
-            frontier.soonest(SHOWN, &mut |b, g, h| {
-                soonest.push(Shown { board: b.to_string(), g, h, f: g + h });
-            });
+        // The lists are most of an event's bytes and nobody reads them faster than a screen
+        // draws: at a fast pace they come at most every FRAME (a paused search always
+        // shows them).
+        let now = Instant::now();
+        let lists = self.session.paused.load(Ordering::Relaxed)
+            || self.last_lists.is_none_or(|t| now.duration_since(t) >= FRAME);
+        let mut data = self.frame_data(e);
+        if lists {
+            self.last_lists = Some(now);
+            let mut soonest = Vec::new();
+            if let Some(frontier) = e.frontier() {
+                frontier.soonest(SHOWN, &mut |b, g, h| {
+                    soonest.push(Shown { board: b.to_string(), g, h, f: g + h });
+                });
+            }
+            let recent: Vec<Shown> = self
+                .recent
+                .iter()
+                .rev()
+                .map(|(b, g, h)| Shown { board: b.to_string(), g: *g, h: *h, f: g + h })
+                .collect();
+            data["soonest"] = json!(soonest);
+            data["recent"] = json!(recent);
         }
-        let recent: Vec<Shown> = self
-            .recent
-            .iter()
-            .rev()
-            .map(|(b, g, h)| Shown { board: b.to_string(), g: *g, h: *h, f: g + h })
-            .collect();
-        let data = json!({
+        self.skipped = 0;
+        self.send(event("expand", &data));
+    }
+
+    fn frame_data(&self, e: &Expand<'_, Board, u32>) -> serde_json::Value {
+        json!({
             "n": self.expanded,
             "board": e.node().to_string(),
             "g": e.g(),
@@ -588,11 +610,7 @@ impl Watcher<'_> {
             "closed": e.closed(),
             "skipped": self.skipped,
             "elapsed": self.started.elapsed().as_secs_f64(),
-            "soonest": soonest,
-            "recent": recent,
-        });
-        self.skipped = 0;
-        self.send(event("expand", &data));
+        })
     }
 
     /// At full speed, the last node expanded when its frame was skipped, so the page ends on

@@ -498,7 +498,8 @@ async fn search_streams_start_expansions_stats_and_the_solve_record_last() {
             for key in ["open", "closed", "skipped"] {
                 assert!(e[key].is_u64(), "{key} in {e}");
             }
-            assert!(e["soonest"].as_array().unwrap().len() <= 5);
+            // The last event, sent after the search, has no open list to show.
+            assert!(e["soonest"].as_array().map_or(0, Vec::len) <= 5);
             assert!(e["recent"].as_array().unwrap().len() <= 5);
         }
         // Expansions skipped at full speed are counted: shown + skipped = all before the end.
@@ -525,7 +526,8 @@ async fn search_streams_start_expansions_stats_and_the_solve_record_last() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paced_search_shows_every_node_with_the_open_list_and_the_last_closed() {
     let state = state();
-    let q = query(HARD_3X3, "algorithm=astar&heuristic=manhattan&pace=40");
+    // 25 a second: slow enough that every event carries the lists (see search::FRAME).
+    let q = query(HARD_3X3, "algorithm=astar&heuristic=manhattan&pace=25");
     let mut events = Events::open(&state, &q).await;
     assert_eq!(events.next().await.unwrap().0, "start");
     let mut expands = Vec::new();
@@ -537,15 +539,15 @@ async fn a_paced_search_shows_every_node_with_the_open_list_and_the_last_closed(
             expands.push(e);
         }
     }
-    // Every node is shown at 40 a second: 11 intervals take at least 11/40 s (less a tick).
+    // Every node is shown at 25 a second: 11 intervals take at least 11/25 s (less a tick).
     let span = times[11] - times[0];
-    assert!(span >= Duration::from_millis(260), "{span:?}");
+    assert!(span >= Duration::from_millis(420), "{span:?}");
     for (i, e) in expands.iter().enumerate() {
         assert_eq!(e["n"], json!(i + 1));
         assert_eq!(e["skipped"], 0);
     }
-    // The start's four... two successors are on the open list when the second node is
-    // expanded (A* on the board with its blank at the bottom middle: three moves).
+    // The start's other successors are on the open list when the second node is expanded
+    // (the blank is at the bottom middle: three moves, one of them expanded second).
     assert_eq!(expands[0]["soonest"], json!([]));
     let second = &expands[1];
     assert_eq!(second["soonest"].as_array().unwrap().len(), 2, "{second}");
@@ -557,8 +559,8 @@ async fn a_paced_search_shows_every_node_with_the_open_list_and_the_last_closed(
                 assert!(best["f"].as_u64() <= other["f"].as_u64(), "{e}");
             }
         }
-        // The last closed, newest first, is the node expanded just before.
     }
+    // The last closed, newest first, begins with the node expanded just before.
     for w in expands.windows(2) {
         assert_eq!(w[1]["recent"][0]["board"], w[0]["board"]);
     }
