@@ -572,10 +572,11 @@ impl Watcher<'_> {
 
     fn frame(&mut self, e: &Expand<'_, Board, u32>) {
         // The lists are most of an event's bytes and nobody reads them faster than a screen
-        // draws: at a fast pace they come at most every FRAME (a paused search always
-        // shows them).
+        // draws: at a fast pace they come at most every FRAME (a paused search, and one at
+        // full speed, whose frames are that far apart already, always show them).
         let now = Instant::now();
         let lists = self.session.paused.load(Ordering::Relaxed)
+            || self.session.interval().is_none()
             || self.last_lists.is_none_or(|t| now.duration_since(t) >= FRAME);
         let mut data = self.frame_data(e);
         if lists {
