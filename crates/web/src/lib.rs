@@ -79,6 +79,7 @@ mod assets;
 mod error;
 pub mod hint;
 pub mod pool;
+pub mod priority;
 mod scramble;
 pub mod search;
 mod server;

@@ -357,6 +357,7 @@ pub async fn handler(
     let thread_session = Arc::clone(&session);
     let spawned = std::thread::Builder::new().name("npuzzle-search".into()).spawn(move || {
         let _slot = slot;
+        crate::priority::lower_this_thread();
         run(&solver, task, Stream { session: thread_session, tx, searching });
     });
     if spawned.is_err() {
