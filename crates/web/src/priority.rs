@@ -3,7 +3,7 @@
 //! Searches are CPU-bound and may outnumber the cores many times over (64 streams and the
 //! solve pool on 2 cores), while the async runtime's few threads answer `/healthz`, the page
 //! and every event. At equal priority the kernel shares the cores evenly among all of them,
-//! so the runtime gets 2 of 52 shares and a health check waited up to 1.6 s with 50 streams
+//! so the runtime got 2 of 52 shares and a health check waited up to 1.6 s with 50 streams
 //! at full speed. Each solver thread therefore lowers its own scheduling priority (a nice
 //! value of [`SOLVER_NICE`]) when it starts; the runtime's threads keep theirs. On Linux a
 //! nice value is per thread; elsewhere this does nothing.
