@@ -16,6 +16,9 @@ fn cost(c: usize) -> u32 {
     u32::try_from(c).unwrap_or(u32::MAX)
 }
 
+/// A search's open list over the general engine's nodes, with the conversion of its costs.
+type NodeFrontier<'a, C> = (&'a dyn Frontier<general::Node, C>, fn(C) -> u32);
+
 /// The open list of a search over the general engine's nodes, seen as boards.
 struct BoardFrontier<'a, C> {
     engine: &'a general::Engine,
@@ -49,7 +52,7 @@ impl<O: Observer<Board, u32>> AsBoards<'_, O> {
         &mut self,
         e: (&general::Node, Option<&general::Node>, u32, u32),
         lists: (usize, usize),
-        frontier: Option<(&dyn Frontier<general::Node, C>, fn(C) -> u32)>,
+        frontier: Option<NodeFrontier<'_, C>>,
     ) -> Flow {
         let (node, parent, g, h) = e;
         let Some(b) = self.board(node) else { return Flow::Continue };

@@ -19,8 +19,12 @@
 //!   distance after it (see [`hint`]).
 //! - `GET /api/scramble?size=4x4&seed=7&goal=blank-last`: a uniformly random solvable board,
 //!   `{"board", "size", "goal", "seed", "solvable"}`; the seed defaults to the clock.
-//! - `GET /healthz`: `{"status": "ok", "pool": {...}}`, answered on the async threads even
-//!   while every solver worker is busy.
+//! - `GET /api/search?board=...&algorithm=...&heuristic=...&weight=...&pace=...`: the search
+//!   streamed as Server-Sent Events, node by node, ending with the object `/api/solve`
+//!   answers; `POST /api/search/{id}/pause|resume|step|stop` and `.../pace/{n}` control it
+//!   (see [`search`]).
+//! - `GET /healthz`: `{"status": "ok", "pool": {...}, "streams": {"running", "max"}}`,
+//!   answered on the async threads even while every solver worker is busy.
 //!
 //! Errors are `{"error": "one line"}`: 400 for bad input (malformed JSON, unknown fields, an
 //! invalid board, a goal of another size, an unknown algorithm), 413 for a body over
@@ -29,6 +33,8 @@
 //!
 //! Solves run on a bounded pool of blocking threads (see [`pool`]), each under node, time
 //! and memory limits capped by [`Config`]; a client that goes away cancels its solve.
+//! Streamed searches run on threads of their own, as many as [`Config::streams`]. Every
+//! solver thread lowers its own priority ([`priority`]) so the request threads stay quick.
 //!
 //! # The page's testing contract
 //! Tests and users' scripts drive the page through these, as a person would; they are kept
@@ -59,8 +65,16 @@
 //!   a position, its size and the picture choice; the Share link button puts the current
 //!   one in the address bar and on the clipboard.
 //! - Views: the page is built as views selected by the tabs in `<nav>` (`data-view`); the
-//!   game is `data-view="play"`. A later view (the search visualizer) adds a tab and a
-//!   section beside it.
+//!   game is `data-view="play"`, the search visualizer `data-view="search"`.
+//! - The visualizer's controls: **Watch one** / **Race two** (radio buttons), **Board** (the
+//!   game's board, random, or typed into **Board to search**), **Algorithm**, **Heuristic**,
+//!   **Weight** (and **Algorithm B**, **Heuristic B**, **Weight B** when racing), **Speed**,
+//!   **Solution only**, and the buttons **Start**, **Pause** (its text becomes **Resume**),
+//!   **Step** and **Stop**. Each search is drawn in a lane, `#lane-a` and `#lane-b`, whose
+//!   `data-state` is `ready`, `running`, `paused`, `solved`, `stopped` or `failed`; inside
+//!   it, `[data-field=expanded]` carries the count in `data-value`, `[data-field=board]`
+//!   the board being expanded in `data-board`, and `[data-field=message]` a cap's message.
+//!   The race's results are the table `#race-results`, one row per lane.
 //!
 //! # Example
 //! ```

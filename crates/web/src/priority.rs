@@ -22,7 +22,8 @@ pub fn lower_this_thread() -> bool {
     let done = unsafe {
         let tid = libc::gettid();
         let now = libc::getpriority(libc::PRIO_PROCESS, tid as libc::id_t);
-        now >= SOLVER_NICE || libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, SOLVER_NICE) == 0
+        now >= SOLVER_NICE
+            || libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, SOLVER_NICE) == 0
     };
     done
 }
