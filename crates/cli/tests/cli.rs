@@ -1214,7 +1214,14 @@ fn auto_under_a_tight_timeout_still_answers_with_its_lower_bound() {
     assert_eq!(r["status"], "solved");
     if r["optimal"] == false {
         let note = r["note"].as_str().unwrap();
-        assert!(note.starts_with("not proven optimal: IDA* + pdb found no proven optimum within 0.4 s, so auto used weighted A* (w = 2)"), "{note}");
+        // Weighted A* answers in milliseconds on a quiet machine; on a loaded one the rest
+        // of the time may run out first, and the reduction solver answers instead.
+        let attempt = "not proven optimal: IDA* + pdb found no proven optimum within 0.4 s, so ";
+        assert!(
+            note.starts_with(&format!("{attempt}auto used weighted A* (w = 2)"))
+                || note.starts_with(&format!("{attempt}the reduction solver placed rows")),
+            "{note}"
+        );
         assert!(r["lower_bound"].as_u64().unwrap() <= r["length"].as_u64().unwrap());
     }
     assert_replays(SLOW_4, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", r["moves"].as_str().unwrap());

@@ -22,6 +22,7 @@ use crate::game::Game;
 use crate::hint::Hint;
 use crate::keys::{self, Action, Direction};
 use crate::layout::{Grid, Screen};
+use crate::terminal::Input;
 use crate::theme::Theme;
 use crate::worker::{Answer, Task, Worker};
 
@@ -495,7 +496,14 @@ impl App {
                 frame.render_widget(&*self, area);
             })?;
             self.area = area;
-            if event::poll(self.next_wake())? {
+            // Wait on the terminal ourselves first: crossterm's poll spins for ever on a
+            // terminal that has hung up (see `wait_for_input`). Then crossterm reads what is
+            // there, and what it has queued, including resizes.
+            if crate::terminal::wait_for_input(self.next_wake())? == Input::Gone {
+                self.quit();
+                continue;
+            }
+            if event::poll(Duration::ZERO)? {
                 self.now = Instant::now();
                 self.handle_event(&event::read()?);
                 // Take in everything queued (a held key, a paste) before drawing again.

@@ -61,7 +61,7 @@ pub use game::Game;
 pub use hint::{HINT_TIMEOUT, Hint, hint};
 pub use keys::{Action, Direction, action};
 pub use layout::{Grid, Screen};
-pub use terminal::{Session, restore};
+pub use terminal::{Input, Session, restore, wait_for_input};
 pub use theme::Theme;
 pub use ui::{BoardView, HelpView, KEYS};
 pub use worker::SOLVE_TIMEOUT;

@@ -102,3 +102,61 @@ pub fn restore() {
     let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, Show);
     let _ = out.flush();
 }
+
+/// What the terminal has for the event loop after a wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Something to read (or, where this cannot be known, maybe).
+    Ready,
+    /// Nothing within the wait.
+    Idle,
+    /// The terminal has gone away (hung up: a closed window, a dropped ssh connection).
+    Gone,
+}
+
+/// Waits up to `timeout` for input on the terminal (standard input), and tells a terminal
+/// that has gone away from one that is merely quiet.
+///
+/// crossterm cannot be asked this: once the terminal hangs up, every read returns end of
+/// file and its event poll spins on it for ever, so a game whose window was closed would
+/// stay behind using a core. A hung-up terminal reports `POLLHUP`/`POLLERR` here, and the
+/// game quits instead. The game's shell may not pass SIGHUP on (dash does not), so this,
+/// not the signal, is what ends it.
+///
+/// # Errors
+/// When the poll itself fails (other than by a signal, which counts as [`Input::Ready`] so
+/// that the loop looks at its stop flag at once).
+#[cfg(unix)]
+pub fn wait_for_input(timeout: std::time::Duration) -> io::Result<Input> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    use std::os::fd::AsFd;
+
+    let stdin = io::stdin();
+    let mut fds = [PollFd::from_borrowed_fd(stdin.as_fd(), PollFlags::IN)];
+    let timeout = Timespec {
+        tv_sec: i64::try_from(timeout.as_secs()).unwrap_or(i64::MAX),
+        tv_nsec: i64::from(timeout.subsec_nanos()),
+    };
+    match poll(&mut fds, Some(&timeout)) {
+        Ok(0) => Ok(Input::Idle),
+        Ok(_) => {
+            let events = fds[0].revents();
+            if events.intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL) {
+                Ok(Input::Gone)
+            } else {
+                Ok(Input::Ready)
+            }
+        }
+        Err(rustix::io::Errno::INTR) => Ok(Input::Ready),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Elsewhere, crossterm's own poll decides (see the Unix version).
+///
+/// # Errors
+/// When crossterm cannot poll the terminal.
+#[cfg(not(unix))]
+pub fn wait_for_input(timeout: std::time::Duration) -> io::Result<Input> {
+    Ok(if crossterm::event::poll(timeout)? { Input::Ready } else { Input::Idle })
+}

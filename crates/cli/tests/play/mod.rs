@@ -261,3 +261,29 @@ fn play_refuses_what_it_cannot_play_with_one_line() {
     assert_eq!(code, Some(2), "{err}");
     assert_eq!(err, "npuzzle: npuzzle play needs a terminal (stdin and stdout are not both one)\n");
 }
+
+#[test]
+fn the_game_ends_when_its_terminal_goes_away() {
+    // A terminal closed under the game (an ssh drop, a closed window): the game must not
+    // stay behind spinning. Killing the tmux server closes the pseudo-terminal; the game,
+    // busy with a playback, must exit by itself.
+    let tmux = Tmux::start("hangup", 100, 30, "\"$0\" play --size 5x5 --seed 3");
+    tmux.wait_text("24-puzzle");
+    tmux.keys(&["s"]);
+    tmux.wait_text("playback ▶");
+    let shell = tmux.format("#{pane_pid}");
+    let child = Command::new("pgrep").args(["-P", &shell]).output().expect("pgrep runs");
+    let pid = String::from_utf8(child.stdout).expect("utf-8").trim().to_string();
+    assert!(!pid.is_empty(), "the game runs under the shell {shell}");
+    tmux.run(&["kill-server"]);
+    let deadline = Instant::now() + PATIENCE;
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // A zombie has exited; only its parent has not collected it yet.
+        if state.split(") ").nth(1).is_some_and(|rest| rest.starts_with('Z')) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "npuzzle play (pid {pid}) outlived its terminal");
+        sleep(Duration::from_millis(50));
+    }
+}
