@@ -214,8 +214,7 @@ impl Session {
 /// Reads a `pace`: absent or 0 is full speed, otherwise 1 to 1,000,000 nodes a second.
 fn pace(value: Option<f64>) -> Result<Option<f64>, AppError> {
     match value {
-        None => Ok(None),
-        Some(p) if p == 0.0 => Ok(None),
+        None | Some(0.0) => Ok(None),
         Some(p) if p.is_finite() && (1.0..=1e6).contains(&p) => Ok(Some(p)),
         Some(p) => Err(AppError::bad_request(format!(
             "pace must be 0 (full speed) or from 1 to 1,000,000 nodes per second, got {p}"
