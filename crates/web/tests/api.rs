@@ -181,6 +181,13 @@ async fn hint_gives_the_next_optimal_move_and_distance() {
             .await;
     assert_eq!((near["distance"].clone(), near["optimal"].clone()), (json!(2), json!(true)));
     assert_eq!(near["move"], "L");
+    // One solve on 4x4: the hinted move's distance is exact, the others' lower bounds (a move
+    // changes the distance by one, so at least 1 here; the true distances are 3).
+    for m in near["moves"].as_array().unwrap() {
+        let hinted = m["move"] == "L";
+        assert_eq!(m["exact"], json!(hinted), "{near}");
+        assert_eq!(m["distance"], if hinted { json!(1) } else { json!(3) }, "{near}");
+    }
     let (_, _, scrambled) =
         send(&state, Request::get("/api/scramble?size=8x8&seed=1").body(Body::empty()).unwrap())
             .await;
