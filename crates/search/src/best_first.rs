@@ -12,7 +12,7 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use crate::limits::Budget;
-use crate::observer::{Begin, Expand, Generate};
+use crate::observer::{Begin, Expand, Frontier, Generate};
 use crate::{Cost, Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
 use crate::{finish, tick};
 
@@ -53,6 +53,42 @@ impl<K: Ord, C> Ord for Entry<K, C> {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         self.key.cmp(&other.key)
+    }
+}
+
+/// The open list as observers see it: the live entries nearest the heap's top.
+struct OpenView<'a, N, C, K> {
+    open: &'a BinaryHeap<Entry<K, C>>,
+    arena: &'a [Record<N, C>],
+}
+
+impl<N, C: Cost, K: Ord> Frontier<N, C> for OpenView<'_, N, C, K> {
+    fn soonest(&self, k: usize, visit: &mut dyn FnMut(&N, C, C)) {
+        // `BinaryHeap` keeps a binary max-heap in its vector (children of `i` at `2i + 1` and
+        // `2i + 2`), so the best entries are found by a small best-first walk from the root
+        // instead of a scan of the whole list; `soonest_is_the_pop_order` checks this layout.
+        // Stale entries (a cheaper path was found since) are skipped, as the search does, and
+        // the walk is bounded so a heap full of them cannot make an observer slow.
+        let heap = self.open.as_slice();
+        let mut candidates: Vec<usize> = if heap.is_empty() { Vec::new() } else { vec![0] };
+        let (mut shown, mut looked) = (0, 0);
+        while shown < k && looked < 64 * k.max(1) {
+            let best = candidates
+                .iter()
+                .enumerate()
+                .max_by(|a, b| heap[*a.1].key.cmp(&heap[*b.1].key))
+                .map(|(at, _)| at);
+            let Some(at) = best else { break };
+            let i = candidates.swap_remove(at);
+            looked += 1;
+            let entry = &heap[i];
+            let record = &self.arena[entry.index as usize];
+            if record.g == entry.g && !record.closed {
+                visit(&record.node, entry.g, record.h);
+                shown += 1;
+            }
+            candidates.extend([2 * i + 1, 2 * i + 2].into_iter().filter(|&c| c < heap.len()));
+        }
     }
 }
 
@@ -128,9 +164,11 @@ where
             }
             let closed = usize::try_from(stats.expanded).unwrap_or(usize::MAX);
             let parent = arena.get(record.parent as usize).map(|p| &p.node);
+            let view = OpenView { open: &open, arena: &arena };
             let event = Expand::new(&record.node, g, record.h)
                 .with_parent(parent)
-                .with_lists(open.len(), closed);
+                .with_lists(open.len(), closed)
+                .with_frontier(&view);
             if observer.expand(&event) == Flow::Stop
                 || tick(&mut observer, &stats, open.len(), clock) == Flow::Stop
             {
@@ -237,6 +275,58 @@ mod tests {
         assert_eq!(report.outcome, Outcome::Found { path: vec!['s', 'b', 'c', 'g'], cost: 7 });
         // Without reopening `c` keeps its first, expensive parent.
         assert_eq!(run(false).cost(), Some(11));
+    }
+
+    /// Records the open list's three soonest nodes at every expansion and the order of
+    /// expansions, on a grid with several paths to each node (so the heap holds stale
+    /// entries) and many ties.
+    #[test]
+    fn soonest_is_the_pop_order() {
+        use crate::{Expand, Flow, Observer};
+        type Shown = Vec<((u8, u8), u32)>;
+        struct Watch {
+            expanded: Vec<((u8, u8), u32)>,
+            soonest: Vec<Shown>,
+        }
+        impl Observer<(u8, u8), u32> for Watch {
+            fn expand(&mut self, e: &Expand<'_, (u8, u8), u32>) -> Flow {
+                self.expanded.push((*e.node(), e.g()));
+                let mut next = Vec::new();
+                if let Some(frontier) = e.frontier() {
+                    frontier.soonest(3, &mut |n, g, _| next.push((*n, g)));
+                }
+                self.soonest.push(next);
+                Flow::Continue
+            }
+        }
+        let grid = |&(x, y): &(u8, u8)| {
+            let mut out = Vec::new();
+            if x < 6 {
+                out.push(((x + 1, y), 1 + u32::from(y % 3)));
+            }
+            if y < 6 {
+                out.push(((x, y + 1), 1 + u32::from(x % 2)));
+            }
+            out
+        };
+        let strategy = Strategy { priority: |g: u32, _h: u32| Reverse(g), reopen: false };
+        let mut watch = Watch { expanded: Vec::new(), soonest: Vec::new() };
+        let limits = Limits::default();
+        let _ = best_first(&(0, 0), grid, |_| 0, |_| false, strategy, &limits, &mut watch);
+        assert_eq!(watch.expanded.len(), 49);
+        for (i, next) in watch.soonest.iter().enumerate() {
+            // Best first, each with its current cost, each expanded later with that cost.
+            assert!(next.windows(2).all(|w| w[0].1 <= w[1].1), "{next:?}");
+            for shown in next {
+                assert!(watch.expanded[i + 1..].contains(shown), "{shown:?} shown at {i}");
+            }
+            // The first shown has the cost of the next expansion (ties in any order).
+            if let (Some(first), Some(expanded)) = (next.first(), watch.expanded.get(i + 1)) {
+                assert_eq!(first.1, expanded.1);
+            }
+        }
+        // The open list is empty only at the start and the end.
+        assert!(watch.soonest[1..45].iter().all(|next| !next.is_empty()));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::Instant;
 use rustc_hash::FxHashSet;
 
 use crate::limits::Budget;
-use crate::observer::{Begin, Expand, Generate};
+use crate::observer::{Begin, Expand, Frontier, Generate};
 use crate::{Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
 use crate::{finish, tick};
 
@@ -90,9 +90,11 @@ where
             }
             let (node, parent) = &queue[head];
             let parent = queue.get(*parent as usize).map(|p| &p.0);
+            let view = QueueView { queue: &queue, next: head + 1, layer_end, depth };
             let event = Expand::new(node, depth, 0)
                 .with_parent(parent)
-                .with_lists(queue.len() - head, head);
+                .with_lists(queue.len() - head, head)
+                .with_frontier(&view);
             if observer.expand(&event) == Flow::Stop
                 || tick(&mut observer, &stats, queue.len() - head, clock) == Flow::Stop
             {
@@ -129,6 +131,24 @@ where
     };
     stats.seconds = clock.elapsed().as_secs_f64();
     finish(&mut observer, outcome, stats)
+}
+
+/// The FIFO queue as observers see it: `queue[next..]`, whose entries before `layer_end` are
+/// at `depth` and the rest one deeper.
+struct QueueView<'a, N> {
+    queue: &'a [(N, u32)],
+    next: usize,
+    layer_end: usize,
+    depth: usize,
+}
+
+impl<N> Frontier<N, usize> for QueueView<'_, N> {
+    fn soonest(&self, k: usize, visit: &mut dyn FnMut(&N, usize, usize)) {
+        for (i, (node, _)) in self.queue.iter().enumerate().skip(self.next).take(k) {
+            let g = if i < self.layer_end { self.depth } else { self.depth + 1 };
+            visit(node, g, 0);
+        }
+    }
 }
 
 #[cfg(test)]

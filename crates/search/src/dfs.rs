@@ -7,7 +7,7 @@ use std::time::Instant;
 use rustc_hash::FxHashSet;
 
 use crate::limits::Budget;
-use crate::observer::{Begin, Expand, Generate};
+use crate::observer::{Begin, Expand, Frontier, Generate};
 use crate::{Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
 use crate::{finish, tick};
 
@@ -92,9 +92,11 @@ where
             }
             let closed = usize::try_from(stats.expanded).unwrap_or(usize::MAX);
             let parent = arena.get(*parent as usize).map(|p| &p.0);
+            let view = StackView { stack: &stack, arena: &arena };
             let event = Expand::new(node, depth as usize, 0)
                 .with_parent(parent)
-                .with_lists(stack.len(), closed);
+                .with_lists(stack.len(), closed)
+                .with_frontier(&view);
             if observer.expand(&event) == Flow::Stop
                 || tick(&mut observer, &stats, stack.len(), clock) == Flow::Stop
             {
@@ -130,6 +132,21 @@ where
     };
     stats.seconds = clock.elapsed().as_secs_f64();
     finish(&mut observer, outcome, stats)
+}
+
+/// The stack as observers see it: its top is popped first.
+struct StackView<'a, N> {
+    stack: &'a [u32],
+    arena: &'a [(N, u32, u32)],
+}
+
+impl<N> Frontier<N, usize> for StackView<'_, N> {
+    fn soonest(&self, k: usize, visit: &mut dyn FnMut(&N, usize, usize)) {
+        for &at in self.stack.iter().rev().take(k) {
+            let (node, _, depth) = &self.arena[at as usize];
+            visit(node, *depth as usize, 0);
+        }
+    }
 }
 
 #[cfg(test)]

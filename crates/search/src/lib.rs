@@ -105,7 +105,9 @@ pub use greedy::greedy;
 pub use idastar::idastar;
 pub use iddfs::iddfs;
 pub use limits::{Budget, Limits, Stop};
-pub use observer::{Begin, Bound, Expand, Finish, Flow, Generate, NoObserver, Observer, Progress};
+pub use observer::{
+    Begin, Bound, Expand, Finish, Flow, Frontier, Generate, NoObserver, Observer, Progress,
+};
 pub use report::{Outcome, Report, Stats};
 pub use wastar::wastar;
 

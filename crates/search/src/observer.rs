@@ -46,8 +46,18 @@ impl<'a, N, C: Copy> Begin<'a, N, C> {
     }
 }
 
+/// A read-only view of a search's open list, handed to observers by [`Expand::frontier`]
+/// so that a visualizer can show what the search will expand next. Looking costs nothing
+/// unless an observer asks.
+pub trait Frontier<N, C> {
+    /// Calls `visit(node, g, h)` for at most `k` open nodes, those the search will expand
+    /// soonest first (for best-first searches: by priority, ties in any order; for BFS: the
+    /// queue's head; for DFS: the stack's top).
+    fn soonest(&self, k: usize, visit: &mut dyn FnMut(&N, C, C));
+}
+
 /// A node is about to be expanded (its successors generated).
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Expand<'a, N, C> {
     node: &'a N,
     parent: Option<&'a N>,
@@ -55,12 +65,41 @@ pub struct Expand<'a, N, C> {
     h: C,
     open: usize,
     closed: usize,
+    frontier: Option<&'a dyn Frontier<N, C>>,
+}
+
+impl<N: core::fmt::Debug, C: core::fmt::Debug> core::fmt::Debug for Expand<'_, N, C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Expand")
+            .field("node", &self.node)
+            .field("parent", &self.parent)
+            .field("g", &self.g)
+            .field("h", &self.h)
+            .field("open", &self.open)
+            .field("closed", &self.closed)
+            .field("frontier", &self.frontier.is_some())
+            .finish()
+    }
 }
 
 impl<'a, N, C: Copy + Add<Output = C>> Expand<'a, N, C> {
     /// The expansion of `node`, reached at cost `g`, with heuristic value `h`.
     pub fn new(node: &'a N, g: C, h: C) -> Self {
-        Expand { node, parent: None, g, h, open: 0, closed: 0 }
+        Expand { node, parent: None, g, h, open: 0, closed: 0, frontier: None }
+    }
+
+    /// The same event, with a view of the open list (see [`Expand::frontier`]).
+    #[must_use]
+    pub fn with_frontier(mut self, frontier: &'a dyn Frontier<N, C>) -> Self {
+        self.frontier = Some(frontier);
+        self
+    }
+
+    /// The open list as it is now (without the node being expanded), for the searches that
+    /// keep one: the best-first searches, BFS and DFS; `None` for IDDFS and IDA*, which keep
+    /// only their current path.
+    pub fn frontier(&self) -> Option<&'a dyn Frontier<N, C>> {
+        self.frontier
     }
 
     /// The same event, naming the node's parent on the path from the start.

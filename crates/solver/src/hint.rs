@@ -66,12 +66,53 @@ impl Solver {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn hint(&self, board: &Board, goal: &Board, options: &Options) -> Result<Hint, SolveError> {
+        self.hint_with(board, goal, options, 16)
+    }
+
+    /// The best move with one solve: as [`Solver::hint`], but the other moves' distances
+    /// are exact only up to 9 cells (the exact table); above that they are lower bounds, the
+    /// larger of the linear-conflict estimate and the board's distance less one (a move
+    /// changes the distance by exactly one). On 4x4 boards this answers in the time of one
+    /// optimal solve instead of one per legal move (up to 5.6 s measured before).
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    ///
+    /// # Examples
+    /// ```
+    /// use npuzzle_core::{Board, Goal};
+    /// use npuzzle_solver::{Options, Solver};
+    /// let board: Board = "1 2 3 4/5 6 7 8/9 10 0 11/13 14 15 12".parse()?;
+    /// let goal = Goal::BlankLast.board(board.size())?;
+    /// let hint = Solver::new().best_move_hint(&board, &goal, &Options::default())?;
+    /// assert_eq!((hint.best.map(|m| m.letter()), hint.distance, hint.exact), (Some('L'), Some(2), true));
+    /// // The best move's distance is exact, the others' are lower bounds.
+    /// assert!(hint.moves.iter().all(|m| m.exact == (m.direction.letter() == 'L')));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn best_move_hint(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+    ) -> Result<Hint, SolveError> {
+        self.hint_with(board, goal, options, 9)
+    }
+
+    /// A hint that solves the neighbours too on boards of at most `solve_neighbours` cells.
+    fn hint_with(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+        solve_neighbours: usize,
+    ) -> Result<Hint, SolveError> {
         let solution = self.solve(board, goal, options)?;
         let solved = solution.status == Status::Solved;
         let best = solution.moves.as_slice().first().copied().filter(|_| solved);
         let distance = solved.then(|| solution.moves.len() as u64);
         let exact = solved && solution.optimal;
-        let small = board.tiles().len() <= 16;
+        let small = board.tiles().len() <= solve_neighbours;
         let map = GoalMap::new(goal);
         let mut moves = Vec::new();
         for direction in Move::ALL {
@@ -79,7 +120,9 @@ impl Solver {
             let tile = board.tile_for_move(direction).unwrap_or(0);
             let estimate = || {
                 let h = u64::from(map.estimate(HeuristicKind::LinearConflict, child.tiles()));
-                (Some(h), false)
+                // With the board's exact distance d, a neighbour is at least d - 1 away.
+                let floor = distance.filter(|_| exact).map_or(0, |d| d.saturating_sub(1));
+                (Some(h.max(floor)), false)
             };
             let (distance, exact) = match (distance, exact) {
                 (None, _) if solution.status == Status::Unsolvable => (None, false),

@@ -1,7 +1,7 @@
 //! Showing a search over the general engine's nodes to an observer of [`Board`]s.
 
 use npuzzle_core::Board;
-use npuzzle_search::{Begin, Bound, Expand, Finish, Flow, Generate, Observer, Progress};
+use npuzzle_search::{Begin, Bound, Expand, Finish, Flow, Frontier, Generate, Observer, Progress};
 
 use crate::general;
 
@@ -16,6 +16,26 @@ fn cost(c: usize) -> u32 {
     u32::try_from(c).unwrap_or(u32::MAX)
 }
 
+/// A search's open list over the general engine's nodes, with the conversion of its costs.
+type NodeFrontier<'a, C> = (&'a dyn Frontier<general::Node, C>, fn(C) -> u32);
+
+/// The open list of a search over the general engine's nodes, seen as boards.
+struct BoardFrontier<'a, C> {
+    engine: &'a general::Engine,
+    inner: &'a dyn Frontier<general::Node, C>,
+    cost: fn(C) -> u32,
+}
+
+impl<C> Frontier<Board, u32> for BoardFrontier<'_, C> {
+    fn soonest(&self, k: usize, visit: &mut dyn FnMut(&Board, u32, u32)) {
+        self.inner.soonest(k, &mut |node, g, h| {
+            if let Some(board) = self.engine.board(node) {
+                visit(&board, (self.cost)(g), (self.cost)(h));
+            }
+        });
+    }
+}
+
 impl<O: Observer<Board, u32>> AsBoards<'_, O> {
     fn board(&self, node: &general::Node) -> Option<Board> {
         self.engine.board(node)
@@ -28,16 +48,23 @@ impl<O: Observer<Board, u32>> AsBoards<'_, O> {
         }
     }
 
-    fn on_expand(
+    fn on_expand<C>(
         &mut self,
         e: (&general::Node, Option<&general::Node>, u32, u32),
         lists: (usize, usize),
+        frontier: Option<NodeFrontier<'_, C>>,
     ) -> Flow {
         let (node, parent, g, h) = e;
         let Some(b) = self.board(node) else { return Flow::Continue };
         let p = parent.and_then(|p| self.board(p));
         let event = Expand::new(&b, g, h).with_parent(p.as_ref()).with_lists(lists.0, lists.1);
-        self.observer.expand(&event)
+        match frontier {
+            Some((inner, cost)) => {
+                let view = BoardFrontier { engine: self.engine, inner, cost };
+                self.observer.expand(&event.with_frontier(&view))
+            }
+            None => self.observer.expand(&event),
+        }
     }
 
     fn on_generate(
@@ -60,7 +87,8 @@ impl<O: Observer<Board, u32>> Observer<general::Node, u32> for AsBoards<'_, O> {
     }
 
     fn expand(&mut self, e: &Expand<'_, general::Node, u32>) -> Flow {
-        self.on_expand((e.node(), e.parent(), e.g(), e.h()), (e.open(), e.closed()))
+        let frontier = e.frontier().map(|f| (f, (|c| c) as fn(u32) -> u32));
+        self.on_expand((e.node(), e.parent(), e.g(), e.h()), (e.open(), e.closed()), frontier)
     }
 
     fn generate(&mut self, e: &Generate<'_, general::Node, u32>) -> Flow {
@@ -86,7 +114,9 @@ impl<O: Observer<Board, u32>> Observer<general::Node, usize> for AsBoards<'_, O>
     }
 
     fn expand(&mut self, e: &Expand<'_, general::Node, usize>) -> Flow {
-        self.on_expand((e.node(), e.parent(), cost(e.g()), cost(e.h())), (e.open(), e.closed()))
+        let frontier = e.frontier().map(|f| (f, cost as fn(usize) -> u32));
+        let node = (e.node(), e.parent(), cost(e.g()), cost(e.h()));
+        self.on_expand(node, (e.open(), e.closed()), frontier)
     }
 
     fn generate(&mut self, e: &Generate<'_, general::Node, usize>) -> Flow {

@@ -5,6 +5,7 @@ import * as puzzle from "./puzzle.js";
 import * as api from "./api.js";
 import * as pictures from "./pictures.js";
 import { Game } from "./game.js";
+import "./search.js";
 
 const $ = (id) => document.getElementById(id);
 const game = new Game($("board"));

@@ -74,6 +74,7 @@ assets! {
     "game.js" => "text/javascript; charset=utf-8",
     "pictures.js" => "text/javascript; charset=utf-8",
     "api.js" => "text/javascript; charset=utf-8",
+    "search.js" => "text/javascript; charset=utf-8",
 }
 
 /// The page's policy: everything from this server, plus the `data:`/`blob:` images the page

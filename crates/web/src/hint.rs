@@ -1,10 +1,11 @@
-//! The `hint` mode of `POST /api/solve`: the solver library's [`npuzzle_solver::hint`],
-//! encoded as JSON.
+//! The `hint` mode of `POST /api/solve`: the solver library's
+//! [`npuzzle_solver::Solver::best_move_hint`] (one solve), encoded as JSON.
 //!
 //! The answer names the next move and the distance to the goal: exact where that is cheap
 //! (the exact table up to 9 cells, optimal solves up to 16 cells within the limits), otherwise
 //! the next move of a fast solver with `"optimal": false` and the length of its solution.
-//! It also lists every legal move with the distance after it.
+//! It also lists every legal move with the distance after it: exact for every move up to 9
+//! cells; on larger boards exact for the hinted move only, lower bounds for the others.
 
 use npuzzle_core::Board;
 use npuzzle_solver::{HeuristicKind, Hint, Status};

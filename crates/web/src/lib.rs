@@ -19,8 +19,12 @@
 //!   distance after it (see [`hint`]).
 //! - `GET /api/scramble?size=4x4&seed=7&goal=blank-last`: a uniformly random solvable board,
 //!   `{"board", "size", "goal", "seed", "solvable"}`; the seed defaults to the clock.
-//! - `GET /healthz`: `{"status": "ok", "pool": {...}}`, answered on the async threads even
-//!   while every solver worker is busy.
+//! - `GET /api/search?board=...&algorithm=...&heuristic=...&weight=...&pace=...`: the search
+//!   streamed as Server-Sent Events, node by node, ending with the object `/api/solve`
+//!   answers; `POST /api/search/{id}/pause|resume|step|stop` and `.../pace/{n}` control it
+//!   (see [`search`]).
+//! - `GET /healthz`: `{"status": "ok", "pool": {...}, "streams": {"running", "max"}}`,
+//!   answered on the async threads even while every solver worker is busy.
 //!
 //! Errors are `{"error": "one line"}`: 400 for bad input (malformed JSON, unknown fields, an
 //! invalid board, a goal of another size, an unknown algorithm), 413 for a body over
@@ -29,6 +33,8 @@
 //!
 //! Solves run on a bounded pool of blocking threads (see [`pool`]), each under node, time
 //! and memory limits capped by [`Config`]; a client that goes away cancels its solve.
+//! Streamed searches run on threads of their own, as many as [`Config::streams`]. Every
+//! solver thread lowers its own priority ([`priority`]) so the request threads stay quick.
 //!
 //! # The page's testing contract
 //! Tests and users' scripts drive the page through these, as a person would; they are kept
@@ -59,8 +65,16 @@
 //!   a position, its size and the picture choice; the Share link button puts the current
 //!   one in the address bar and on the clipboard.
 //! - Views: the page is built as views selected by the tabs in `<nav>` (`data-view`); the
-//!   game is `data-view="play"`. A later view (the search visualizer) adds a tab and a
-//!   section beside it.
+//!   game is `data-view="play"`, the search visualizer `data-view="search"`.
+//! - The visualizer's controls: **Watch one** / **Race two** (radio buttons), **Board** (the
+//!   game's board, random, or typed into **Board to search**), **Algorithm**, **Heuristic**,
+//!   **Weight** (and **Algorithm B**, **Heuristic B**, **Weight B** when racing), **Speed**,
+//!   **Solution only**, and the buttons **Start**, **Pause** (its text becomes **Resume**),
+//!   **Step** and **Stop**. Each search is drawn in a lane, `#lane-a` and `#lane-b`, whose
+//!   `data-state` is `ready`, `running`, `paused`, `solved`, `stopped` or `failed`; inside
+//!   it, `[data-field=expanded]` carries the count in `data-value`, `[data-field=board]`
+//!   the board being expanded in `data-board`, and `[data-field=message]` a cap's message.
+//!   The race's results are the table `#race-results`, one row per lane.
 //!
 //! # Example
 //! ```
@@ -79,7 +93,9 @@ mod assets;
 mod error;
 pub mod hint;
 pub mod pool;
+pub mod priority;
 mod scramble;
+pub mod search;
 mod server;
 mod solve;
 
@@ -98,6 +114,7 @@ pub use hint::{HintAnswer, MoveAnswer};
 pub use npuzzle_solver::Record;
 pub use pool::{Pool, PoolLoad};
 pub use scramble::{ScrambleQuery, Scrambled};
+pub use search::{SearchQuery, Streams};
 pub use server::{run, serve};
 pub use solve::{Mode, SolveRequest, Task};
 
@@ -120,6 +137,18 @@ pub struct Config {
     /// The most memory one solve may hold, in bytes (default 256 MiB), so solving holds at
     /// most `workers × max_memory`.
     pub max_memory: usize,
+    /// Searches streamed by `GET /api/search` at once (default 64); one more is answered 503.
+    pub streams: usize,
+    /// The most nodes one streamed search may expand (default 1,000,000).
+    pub stream_nodes: u64,
+    /// The most time one streamed search may spend searching, waits for its pace, a pause
+    /// or its client excluded (default 30 s).
+    pub stream_time: Duration,
+    /// The longest one stream may stay open, waits included (default 30 min).
+    pub stream_wall: Duration,
+    /// The most memory one streamed search may hold, in bytes (default 96 MiB), so streams
+    /// hold at most `streams × stream_memory`.
+    pub stream_memory: usize,
 }
 
 impl Config {
@@ -138,6 +167,11 @@ impl Default for Config {
             max_nodes: None,
             timeout: Config::DEFAULT_TIMEOUT,
             max_memory: Config::DEFAULT_MEMORY,
+            streams: 64,
+            stream_nodes: 1_000_000,
+            stream_time: Duration::from_secs(30),
+            stream_wall: Duration::from_secs(30 * 60),
+            stream_memory: 96 << 20,
         }
     }
 }
@@ -151,13 +185,15 @@ pub struct AppState {
     pub solver: Solver,
     /// The pool that runs solves.
     pub pool: Pool,
+    /// The searches streaming now.
+    pub streams: Arc<Streams>,
 }
 
 impl AppState {
     /// The state for `config`, with its pool.
     pub fn new(config: Config) -> Arc<AppState> {
         let pool = Pool::new(config.workers, config.queue, config.queue_wait);
-        Arc::new(AppState { config, solver: Solver::new(), pool })
+        Arc::new(AppState { config, solver: Solver::new(), pool, streams: Arc::default() })
     }
 }
 
@@ -168,6 +204,9 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/assets/{name}", get(assets::file))
         .route("/api/solve", post(solve::handler))
         .route("/api/scramble", get(scramble::handler))
+        .route("/api/search", get(search::handler))
+        .route("/api/search/{id}/{action}", post(search::control))
+        .route("/api/search/{id}/pace/{value}", post(search::set_pace))
         .route("/healthz", get(healthz))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -188,7 +227,11 @@ pub fn app(state: Arc<AppState>) -> Router {
 async fn healthz(
     axum::extract::State(state): axum::extract::State<Arc<AppState>>,
 ) -> axum::Json<serde_json::Value> {
-    axum::Json(serde_json::json!({ "status": "ok", "pool": state.pool.load() }))
+    axum::Json(serde_json::json!({
+        "status": "ok",
+        "pool": state.pool.load(),
+        "streams": { "running": state.streams.running(), "max": state.config.streams },
+    }))
 }
 
 async fn not_found(uri: axum::http::Uri) -> AppError {

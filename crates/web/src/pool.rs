@@ -99,6 +99,8 @@ impl Pool {
         let flag = Arc::clone(&cancel);
         let handle = tokio::task::spawn_blocking(move || {
             let _permits = (admission, worker);
+            // Blocking threads here only solve: they yield to the request threads.
+            crate::priority::lower_this_thread();
             job(flag)
         });
         let result = handle.await.map_err(|_| PoolError::Panicked);

@@ -28,6 +28,7 @@ pub async fn serve(
         shutdown.await;
         tracing::info!("shutting down: cancelling running solves");
         state.pool.cancel_all();
+        state.streams.stop_all();
     };
     axum::serve(listener, router).with_graceful_shutdown(on_shutdown).await
 }

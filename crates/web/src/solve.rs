@@ -190,7 +190,7 @@ pub fn hint_task(
     let clock = Instant::now();
     task.options.limits.cancel = Some(cancel);
     let hint = solver
-        .hint(&task.board, &task.goal, &task.options)
+        .best_move_hint(&task.board, &task.goal, &task.options)
         .map_err(|err| AppError::bad_request(err.to_string()))?;
     check(&task.board, &task.goal, &hint.solution)?;
     Ok(HintAnswer::new(&task.board, &task.goal, &hint, clock.elapsed().as_secs_f64()))

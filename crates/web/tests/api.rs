@@ -181,6 +181,13 @@ async fn hint_gives_the_next_optimal_move_and_distance() {
             .await;
     assert_eq!((near["distance"].clone(), near["optimal"].clone()), (json!(2), json!(true)));
     assert_eq!(near["move"], "L");
+    // One solve on 4x4: the hinted move's distance is exact, the others' lower bounds (a move
+    // changes the distance by one, so at least 1 here; the true distances are 3).
+    for m in near["moves"].as_array().unwrap() {
+        let hinted = m["move"] == "L";
+        assert_eq!(m["exact"], json!(hinted), "{near}");
+        assert_eq!(m["distance"], if hinted { json!(1) } else { json!(3) }, "{near}");
+    }
     let (_, _, scrambled) =
         send(&state, Request::get("/api/scramble?size=8x8&seed=1").body(Body::empty()).unwrap())
             .await;
@@ -375,4 +382,341 @@ async fn page_health_and_unknown_paths() {
         send(&state, Request::get("/api/solve").body(Body::empty()).unwrap()).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
     assert!(value["error"].is_string());
+}
+
+// ---- GET /api/search: Server-Sent Events ----------------------------------------------------
+
+/// Reads a Server-Sent Events body event by event.
+struct Events {
+    body: Body,
+    buffer: String,
+}
+
+impl Events {
+    async fn open(state: &Arc<AppState>, query: &str) -> Events {
+        let request = Request::get(format!("/api/search?{query}")).body(Body::empty()).unwrap();
+        let response = app(Arc::clone(state)).oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
+        Events { body: response.into_body(), buffer: String::new() }
+    }
+
+    /// The next event (name and JSON data), or `None` when the stream ends or nothing comes
+    /// within `wait`. Keep-alive comments are skipped.
+    async fn next_within(&mut self, wait: Duration) -> Option<(String, Value)> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let (mut name, mut data) = (String::from("message"), String::new());
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event: ") {
+                        name = v.to_string();
+                    } else if let Some(v) = line.strip_prefix("data: ") {
+                        data.push_str(v);
+                    }
+                }
+                if data.is_empty() {
+                    continue;
+                }
+                return Some((name, serde_json::from_str(&data).unwrap()));
+            }
+            let frame = tokio::time::timeout(wait, self.body.frame()).await.ok()??.unwrap();
+            if let Ok(bytes) = frame.into_data() {
+                self.buffer.push_str(std::str::from_utf8(&bytes).unwrap());
+            }
+        }
+    }
+
+    async fn next(&mut self) -> Option<(String, Value)> {
+        self.next_within(Duration::from_secs(30)).await
+    }
+
+    /// Every event until the stream ends.
+    async fn all(mut self) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        while let Some(e) = self.next().await {
+            out.push(e);
+        }
+        out
+    }
+}
+
+async fn control(state: &Arc<AppState>, id: &str, action: &str) -> (StatusCode, Value) {
+    let request = Request::post(format!("/api/search/{id}/{action}")).body(Body::empty()).unwrap();
+    let (status, _, value) = send(state, request).await;
+    (status, value)
+}
+
+/// Everything but the clock.
+fn without_seconds(mut record: Value) -> Value {
+    record.as_object_mut().unwrap().remove("seconds");
+    record
+}
+
+const HARD_3X3: &str = "8 6 7/2 5 4/3 0 1";
+/// `npuzzle scramble --size 4x4 --seed 11`: BFS cannot solve it within a stream's caps.
+const HARD_4X4: &str = "4 5 14 15/2 10 1 9/3 13 0 8/11 6 12 7";
+
+fn query(board: &str, rest: &str) -> String {
+    format!("board={}&{rest}", board.replace(' ', "%20"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_streams_start_expansions_stats_and_the_solve_record_last() {
+    let state = state();
+    for algorithm in ["bfs", "greedy", "wastar", "idastar"] {
+        let q = query(HARD_3X3, &format!("algorithm={algorithm}&heuristic=manhattan"));
+        let events = Events::open(&state, &q).await.all().await;
+        let (first, start) = &events[0];
+        assert_eq!(first, "start");
+        assert!(start["id"].as_str().is_some_and(|id| id.len() == 16), "{start}");
+        assert_eq!(start["board"], HARD_3X3);
+        assert_eq!(start["algorithm"], algorithm);
+        let (last, done) = events.last().unwrap();
+        assert_eq!(last, "done");
+        assert_solves(done);
+        // The same object /api/solve answers for the same request, the clock aside (and,
+        // for BFS and IDA*, `generated`: the packed engines /api/solve runs count every
+        // successor, the generic ones every node queued).
+        let (status, solved) = solve(
+            &state,
+            json!({"board": HARD_3X3, "algorithm": algorithm, "heuristic": "manhattan"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (mut done, mut solved) = (without_seconds(done.clone()), without_seconds(solved));
+        if algorithm == "bfs" || algorithm == "idastar" {
+            done.as_object_mut().unwrap().remove("generated");
+            solved.as_object_mut().unwrap().remove("generated");
+        }
+        assert_eq!(done, solved, "{algorithm}");
+        // Expansions: counted from 1, rising, with g + h = f and the lists shown.
+        let expands: Vec<&Value> =
+            events.iter().filter(|(n, _)| n == "expand").map(|(_, v)| v).collect();
+        assert_eq!(expands[0]["n"], 1);
+        assert_eq!(expands[0]["board"], HARD_3X3);
+        let mut previous = 0;
+        for e in &expands {
+            let n = e["n"].as_u64().unwrap();
+            assert!(n > previous);
+            previous = n;
+            assert_eq!(e["f"].as_u64(), Some(e["g"].as_u64().unwrap() + e["h"].as_u64().unwrap()));
+            e["board"].as_str().unwrap().parse::<Board>().unwrap();
+            for key in ["open", "closed", "skipped"] {
+                assert!(e[key].is_u64(), "{key} in {e}");
+            }
+            // The last event, sent after the search, has no open list to show.
+            assert!(e["soonest"].as_array().map_or(0, Vec::len) <= 5);
+            assert!(e["recent"].as_array().unwrap().len() <= 5);
+        }
+        // Expansions skipped at full speed are counted: shown + skipped = all before the end.
+        let shown: u64 = expands.iter().map(|e| 1 + e["skipped"].as_u64().unwrap()).sum();
+        assert!(shown <= done["expanded"].as_u64().unwrap() + 1);
+        let stats = events.iter().rev().find(|(n, _)| n == "stats").unwrap();
+        for key in ["expanded", "generated", "frontier", "elapsed", "searching", "nodes_per_second"]
+        {
+            assert!(stats.1[key].is_number(), "{key} in {}", stats.1);
+        }
+        let bounds: Vec<u64> = events
+            .iter()
+            .filter(|(n, _)| n == "bound")
+            .map(|(_, v)| v["bound"].as_u64().unwrap())
+            .collect();
+        if algorithm == "idastar" {
+            assert!(bounds.windows(2).all(|w| w[0] < w[1]) && bounds.last() == Some(&31));
+        } else {
+            assert!(bounds.is_empty());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paced_search_shows_every_node_with_the_open_list_and_the_last_closed() {
+    let state = state();
+    // 25 a second: slow enough that every event carries the lists (see search::FRAME).
+    let q = query(HARD_3X3, "algorithm=astar&heuristic=manhattan&pace=25");
+    let mut events = Events::open(&state, &q).await;
+    assert_eq!(events.next().await.unwrap().0, "start");
+    let mut expands = Vec::new();
+    let mut times = Vec::new();
+    while expands.len() < 12 {
+        let (name, e) = events.next().await.unwrap();
+        if name == "expand" {
+            times.push(std::time::Instant::now());
+            expands.push(e);
+        }
+    }
+    // Every node is shown at 25 a second: 11 intervals take at least 11/25 s (less a tick).
+    let span = times[11] - times[0];
+    assert!(span >= Duration::from_millis(420), "{span:?}");
+    for (i, e) in expands.iter().enumerate() {
+        assert_eq!(e["n"], json!(i + 1));
+        assert_eq!(e["skipped"], 0);
+    }
+    // The start's other successors are on the open list when the second node is expanded
+    // (the blank is at the bottom middle: three moves, one of them expanded second).
+    assert_eq!(expands[0]["soonest"], json!([]));
+    let second = &expands[1];
+    assert_eq!(second["soonest"].as_array().unwrap().len(), 2, "{second}");
+    assert_eq!(second["recent"][0]["board"], HARD_3X3);
+    // The open list's best is what A* expands next: its f is the least.
+    for e in &expands[1..] {
+        if let Some(best) = e["soonest"].as_array().unwrap().first() {
+            for other in e["soonest"].as_array().unwrap() {
+                assert!(best["f"].as_u64() <= other["f"].as_u64(), "{e}");
+            }
+        }
+    }
+    // The last closed, newest first, begins with the node expanded just before.
+    for w in expands.windows(2) {
+        assert_eq!(w[1]["recent"][0]["board"], w[0]["board"]);
+    }
+}
+
+/// Waits until no search streams, for at most 5 s; the time it took.
+async fn until_no_stream(state: &Arc<AppState>) -> Duration {
+    let begin = std::time::Instant::now();
+    while state.streams.running() > 0 {
+        assert!(begin.elapsed() < Duration::from_secs(5), "the search did not stop");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    begin.elapsed()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_stream_stops_the_search() {
+    let state = state();
+    // Full speed, and paced: both stop when the client goes.
+    for rest in ["algorithm=bfs", "algorithm=bfs&pace=5"] {
+        let mut events = Events::open(&state, &query(HARD_4X4, rest)).await;
+        let (_, start) = events.next().await.unwrap();
+        let id = start["id"].as_str().unwrap().to_string();
+        let _ = events.next().await.unwrap();
+        let (status, running) = control(&state, &id, "resume").await;
+        assert_eq!(status, StatusCode::OK);
+        let before = running["expanded"].as_u64().unwrap();
+        assert!(before >= 1);
+        assert_eq!(state.streams.running(), 1);
+        drop(events);
+        until_no_stream(&state).await;
+        // The search is gone: its id no longer answers.
+        assert_eq!(control(&state, &id, "pause").await.0, StatusCode::NOT_FOUND);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pause_step_resume_and_stop_act_on_a_running_search() {
+    let state = state();
+    let mut events = Events::open(&state, &query(HARD_4X4, "algorithm=bfs")).await;
+    let (_, start) = events.next().await.unwrap();
+    let id = start["id"].as_str().unwrap().to_string();
+    let (status, answer) = control(&state, &id, "pause").await;
+    assert_eq!((status, answer["state"].as_str()), (StatusCode::OK, Some("paused")));
+    // Up to the pause: the node it waits on is shown, then the state.
+    let mut last_n = 0;
+    loop {
+        let (name, e) = events.next().await.unwrap();
+        match name.as_str() {
+            "expand" => last_n = e["n"].as_u64().unwrap(),
+            "state" => {
+                assert_eq!(e["state"], "paused");
+                assert_eq!(e["expanded"].as_u64(), Some(last_n));
+                break;
+            }
+            _ => {}
+        }
+    }
+    // Paused: nothing more comes.
+    assert!(events.next_within(Duration::from_millis(300)).await.is_none());
+    assert_eq!(control(&state, &id, "pause").await.1["expanded"].as_u64(), Some(last_n));
+    // Each step expands one node and shows the next.
+    for _ in 0..3 {
+        assert_eq!(control(&state, &id, "step").await.1["state"], "paused");
+        let (mut name, mut e) = events.next().await.unwrap();
+        while name == "stats" {
+            (name, e) = events.next().await.unwrap();
+        }
+        assert_eq!(name, "expand");
+        last_n += 1;
+        assert_eq!(e["n"].as_u64(), Some(last_n));
+    }
+    // Resume: it runs again and the count rises.
+    assert_eq!(control(&state, &id, "resume").await.1["state"], "running");
+    let mut resumed = false;
+    loop {
+        let (name, e) = events.next().await.unwrap();
+        if name == "state" {
+            assert_eq!(e["state"], "running");
+            resumed = true;
+        }
+        if name == "expand" && e["n"].as_u64().unwrap() > last_n + 100 {
+            break;
+        }
+    }
+    assert!(resumed);
+    // Stop: the last event is the record of a search that was cancelled.
+    assert_eq!(control(&state, &id, "stop").await.0, StatusCode::OK);
+    let rest = events.all().await;
+    let (last, done) = rest.last().unwrap();
+    assert_eq!(last, "done");
+    assert_eq!(done["status"], "limit");
+    assert!(done["error"].as_str().unwrap().contains("cancel"), "{done}");
+    assert!(rest.iter().all(|(n, _)| n != "limit"), "a stop asked for is no cap");
+    until_no_stream(&state).await;
+    assert_eq!(control(&state, &id, "bogus").await.0, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_that_hits_a_cap_says_so_with_advice() {
+    let config = Config { stream_nodes: 20_000, ..Config::default() };
+    let state = AppState::new(config);
+    let events = Events::open(&state, &query(HARD_4X4, "algorithm=bfs")).await.all().await;
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(&names[names.len() - 2..], ["limit", "done"]);
+    let message = &events[events.len() - 2].1["message"];
+    assert_eq!(message, "BFS stopped at 20,000 nodes: try A* with linear conflict");
+    let done = &events[events.len() - 1].1;
+    assert_eq!(done["status"], "limit");
+    assert_eq!(done["expanded"], 20_000);
+    // A client's own lower cap is honoured too.
+    let q = query(HARD_4X4, "algorithm=astar&heuristic=manhattan&max_nodes=500");
+    let events = Events::open(&state, &q).await.all().await;
+    let message = events.iter().find(|(n, _)| n == "limit").unwrap().1["message"].clone();
+    assert_eq!(message, "A* stopped at 500 nodes: try linear conflict, or IDA*");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_beyond_the_cap_are_answered_503_and_bad_queries_400() {
+    let state = AppState::new(Config { streams: 2, ..Config::default() });
+    let q = query(HARD_4X4, "algorithm=bfs&pace=1");
+    let first = Events::open(&state, &q).await;
+    let _second = Events::open(&state, &q).await;
+    let request = Request::get(format!("/api/search?{q}")).body(Body::empty()).unwrap();
+    let (status, headers, body) = send(&state, request).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(headers[header::RETRY_AFTER], "1");
+    assert!(body["error"].as_str().unwrap().contains("busy"));
+    let health = send(&state, Request::get("/healthz").body(Body::empty()).unwrap()).await.2;
+    assert_eq!(health["streams"], json!({"running": 2, "max": 2}));
+    // A stream that ends frees its place.
+    drop(first);
+    let begin = std::time::Instant::now();
+    while state.streams.running() > 1 {
+        assert!(begin.elapsed() < Duration::from_secs(5));
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let _third = Events::open(&state, &q).await;
+    for bad in [
+        query(HARD_3X3, "pace=-1"),
+        query(HARD_3X3, "pace=abc"),
+        query(HARD_3X3, "algorithm=quantum"),
+        query("1 2 3/4 5 6/7 8 8", ""),
+        query(HARD_3X3, "max_nodes=0"),
+        query(HARD_3X3, "colour=blue"),
+    ] {
+        let request = Request::get(format!("/api/search?{bad}")).body(Body::empty()).unwrap();
+        let (status, _, body) = send(&state, request).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert!(body["error"].is_string());
+    }
 }

@@ -525,10 +525,159 @@ async fn the_board_fits_a_phone(page: &Page) -> Outcome {
     Ok(())
 }
 
+/// `npuzzle scramble --size 4x4 --seed 11`: far beyond BFS within a stream's caps.
+const HARD_4X4: &str = "4 5 14 15/2 10 1 9/3 13 0 8/11 6 12 7";
+
+impl Page {
+    /// The visualizer view with a typed board, one algorithm/heuristic pair and a speed
+    /// (a slider position: 4 is 20 nodes/s, 12 full speed).
+    async fn search_setup(
+        &self,
+        board: &str,
+        algorithm: &str,
+        heuristic: &str,
+        speed: u32,
+    ) -> Outcome {
+        self.client.find(Locator::Css("nav.tabs .tab[data-view='search']")).await?.click().await?;
+        self.wait(
+            "the search view",
+            "!document.querySelector('section[data-view=search]').hidden",
+            5,
+        )
+        .await?;
+        self.client.find(Locator::Id("s-source")).await?.select_by_value("typed").await?;
+        let input = self.client.find(Locator::Id("s-board")).await?;
+        input.clear().await?;
+        input.send_keys(board).await?;
+        self.client.find(Locator::Id("s-algorithm")).await?.select_by_value(algorithm).await?;
+        self.client.find(Locator::Id("s-heuristic")).await?.select_by_value(heuristic).await?;
+        self.js(&format!(
+            "const s = document.getElementById('s-speed'); s.value = {speed}; s.dispatchEvent(new Event('input'));"
+        ))
+        .await?;
+        self.wait("Start to be enabled", "!document.getElementById('s-start').disabled", 5).await
+    }
+
+    /// The expansions lane `lane` shows.
+    async fn expanded(&self, lane: &str) -> Result<u64, Error> {
+        let v = self
+            .js(&format!(
+                "return Number(document.querySelector('#lane-{lane} [data-field=expanded]').dataset.value);"
+            ))
+            .await?;
+        Ok(v.as_u64().unwrap_or(0))
+    }
+}
+
+async fn the_visualizer_counts_pauses_steps_and_stops(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup(HARD_4X4, "bfs", "manhattan", 5).await?;
+    page.click("s-start").await?;
+    let count = "Number(document.querySelector('#lane-a [data-field=expanded]').dataset.value)";
+    page.wait("nodes to be expanded", &format!("{count} >= 3"), 10).await?;
+    let before = page.expanded("a").await?;
+    page.wait("the count to rise", &format!("{count} > {before}"), 5).await?;
+    // The node being expanded, its g, and the open list's next nodes are drawn.
+    let shown = page
+        .js("return [document.querySelector('#lane-a [data-field=board]').dataset.board,
+                     document.querySelectorAll('#lane-a [data-field=soonest] li').length];")
+        .await?;
+    ensure!(shown[0].as_str().is_some_and(|b| b.parse::<Board>().is_ok()), "{shown}");
+    ensure!(shown[1].as_u64().unwrap_or(0) >= 1, "no open list shown: {shown}");
+    page.click("s-pause").await?;
+    page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+        .await?;
+    let paused = page.expanded("a").await?;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    ensure_eq!(page.expanded("a").await?, paused, "the count rose while paused");
+    page.click("s-step").await?;
+    page.wait("one step", &format!("{count} === {}", paused + 1), 5).await?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    ensure_eq!(page.expanded("a").await?, paused + 1, "a step is one node");
+    page.click("s-stop").await?;
+    page.wait("the stop", "document.getElementById('lane-a').dataset.state === 'stopped'", 5)
+        .await?;
+    page.wait("Start again", "!document.getElementById('s-start').disabled", 5).await?;
+    Ok(())
+}
+
+async fn race_mode_finishes_both_sides_and_shows_both_results(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup("8 6 7/2 5 4/3 0 1", "astar", "manhattan", 12).await?;
+    page.click("s-mode-race").await?;
+    page.client.find(Locator::Id("s-algorithm-b")).await?.select_by_value("greedy").await?;
+    page.client.find(Locator::Id("s-heuristic-b")).await?.select_by_value("manhattan").await?;
+    page.click("s-start").await?;
+    page.wait("the race results", "!document.getElementById('race-results').hidden", 20).await?;
+    let rows = page
+        .js("return [...document.querySelectorAll('#race-results tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+        .await?;
+    let rows = rows.as_array().cloned().unwrap_or_default();
+    ensure_eq!(rows.len(), 2, "{rows:?}");
+    ensure_eq!(rows[0][1], json!("31"), "A* finds the optimum: {rows:?}");
+    ensure_eq!(rows[0][2], json!("yes"), "{rows:?}");
+    ensure!(rows[1][0].as_str().is_some_and(|t| t.starts_with("greedy")), "{rows:?}");
+    ensure!(
+        rows[1][1].as_str().and_then(|m| m.parse::<u32>().ok()).is_some_and(|m| m > 31),
+        "{rows:?}"
+    );
+    ensure_eq!(rows[1][2], json!("no"), "{rows:?}");
+    for lane in ["a", "b"] {
+        let state = page
+            .js(&format!("return document.getElementById('lane-{lane}').dataset.state;"))
+            .await?;
+        ensure_eq!(state, json!("solved"), "lane {lane}");
+    }
+    page.click("s-mode-watch").await?;
+    Ok(())
+}
+
+async fn bfs_on_a_hard_4x4_hits_its_cap_with_a_message(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup(HARD_4X4, "bfs", "manhattan", 12).await?;
+    page.click("s-start").await?;
+    let message = "document.querySelector('#lane-a [data-field=message]').textContent";
+    page.wait("the cap's message", &format!("{message}.includes('BFS stopped at')"), 30).await?;
+    let text = page.js(&format!("return {message};")).await?;
+    ensure!(text.as_str().is_some_and(|t| t.contains("try A* with linear conflict")), "{text}");
+    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'stopped'", 5)
+        .await?;
+    Ok(())
+}
+
 /// Screenshots of the page for people to look at (NPUZZLE_SCREENSHOTS=DIR).
 async fn screenshots(page: &Page, dir: &Path) -> Outcome {
+    let only_search = std::env::var_os("NPUZZLE_SCREENSHOTS_SEARCH").is_some();
     for (width, height, tag) in [(1280, 900, "1280"), (390, 844, "390")] {
         page.set_width(width, height).await?;
+        page.open("#picture=numbers").await?;
+        page.search_setup(HARD_4X4, "astar", "manhattan", 8).await?;
+        page.click("s-start").await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        page.click("s-pause").await?;
+        page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+            .await?;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("search-astar-{tag}.png"))).await?;
+        page.click("s-stop").await?;
+        page.search_setup(HARD_4X4, "idastar", "linear-conflict", 12).await?;
+        page.click("s-start").await?;
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("search-idastar-{tag}.png"))).await?;
+        page.click("s-stop").await?;
+        page.search_setup("8 6 7/2 5 4/3 0 1", "astar", "manhattan", 12).await?;
+        page.click("s-mode-race").await?;
+        page.client.find(Locator::Id("s-algorithm-b")).await?.select_by_value("greedy").await?;
+        page.click("s-start").await?;
+        page.wait("the race results", "!document.getElementById('race-results').hidden", 20)
+            .await?;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("race-{tag}.png"))).await?;
+        page.click("s-mode-watch").await?;
+        if only_search {
+            continue;
+        }
         page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
         page.screenshot(&dir.join(format!("numbers-3x3-{tag}.png"))).await?;
         page.open("#board=12,1,10,2/7,11,4,14/5,0,9,15/8,13,6,3&picture=alpine").await?;
@@ -589,7 +738,8 @@ macro_rules! scenarios {
 async fn the_page_plays_in_chromium() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let state = AppState::new(Config { workers: 2, ..Config::default() });
+    // A low node cap for streams, so BFS on a hard 4x4 meets it in a second or two.
+    let state = AppState::new(Config { workers: 2, stream_nodes: 60_000, ..Config::default() });
     let server = tokio::spawn(npuzzle_web::serve(listener, state, std::future::pending()));
 
     let (mut driver, port) = start_chromedriver().await.unwrap();
@@ -615,6 +765,9 @@ async fn the_page_plays_in_chromium() {
         an_uploaded_image_becomes_the_tiles,
         the_share_link_restores_position_and_picture,
         the_board_fits_a_phone,
+        the_visualizer_counts_pauses_steps_and_stops,
+        race_mode_finishes_both_sides_and_shows_both_results,
+        bfs_on_a_hard_4x4_hits_its_cap_with_a_message,
     ] {
         if only.as_deref().is_some_and(|o| !name.contains(o)) {
             continue;
