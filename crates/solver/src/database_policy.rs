@@ -69,7 +69,7 @@ pub fn solve_with(
                     // `auto` (not `optimal`) keeps a fifth of the timeout for a fast answer,
                     // as it does without a database: a tight limit still gets one.
                     let attempt = (algorithm == Algorithm::Auto && !options.optimal)
-                        .then(|| options.limits.timeout)
+                        .then_some(options.limits.timeout)
                         .flatten()
                         .map(|t| attempt_budget(options.optimal_attempt.unwrap_or(t), options));
                     let limits = Limits {
