@@ -1,6 +1,7 @@
 //! The optimal 24-puzzle from the command line: Korf & Felner's 6-6-6-6 tables (two stored
 //! tables, built once with a progress bar and cached), and a search with progress on stderr.
 
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
@@ -11,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_core::Board;
 use npuzzle_solver::pdb::Progress as BuildProgress;
 use npuzzle_solver::twentyfour::{self, Config, Progress, Tables};
-use npuzzle_solver::{Algorithm, Heuristic, Limits, Solution, thousands};
+use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Solution, thousands};
 
 use crate::pdb_cmd;
 
@@ -122,4 +123,46 @@ pub fn solve(
         eprint!("\r\x1b[K");
     }
     Ok(s)
+}
+
+/// The 6-6-6-6 tables of a run, by goal, for `solve --optimal` on 5x5: found (or built)
+/// once per goal on first use.
+pub struct Cached {
+    threads: usize,
+    by_goal: Mutex<HashMap<Board, Option<Tables>>>,
+}
+
+impl Cached {
+    /// Searches on `threads` threads.
+    pub fn new(threads: usize) -> Cached {
+        Cached { threads: threads.max(1), by_goal: Mutex::default() }
+    }
+
+    /// The tables when `options` ask for an optimal answer (`--optimal`, or IDA* over
+    /// pattern databases) on a 5x5 goal with the blank in a corner; else `None` (auto on 5x5
+    /// stays with its fast solvers).
+    pub fn get(&self, goal: &Board, options: &Options) -> Option<Tables> {
+        let wanted = options.optimal
+            || (options.algorithm == Algorithm::IdaStar && options.heuristic == Heuristic::Pdb);
+        if !wanted || !applies(goal, options.algorithm, options.heuristic) {
+            return None;
+        }
+        let mut map = self.by_goal.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(goal.clone())
+            .or_insert_with(|| {
+                tables(goal, pdb_cmd::available_threads(), options.limits.cancel.as_deref())
+            })
+            .clone()
+    }
+
+    /// Solves `board` with `tables` as [`solve`] does, on this run's threads.
+    pub fn solve(
+        &self,
+        tables: &Tables,
+        board: &Board,
+        options: &Options,
+    ) -> Result<Solution, String> {
+        solve(tables, board, &options.limits, self.threads, None, "search")
+            .map_err(|e| format!("{e:#}"))
+    }
 }
