@@ -149,7 +149,8 @@ pub enum PdbAction {
 pub struct PdbBuildArgs {
     /// Tile groups: sizes like 7-8, 6-6-3, 5-5-5 (tiles taken in the goal's reading order), or
     /// explicit groups like 1,2,3,4/5,6,7,8/... [default: 7-8 on 4x4, 6-6-6-6 on 5x5, equal
-    /// groups elsewhere].
+    /// groups elsewhere]. korf-felner: the two stored tables of the 24-puzzle's 6-6-6-6
+    /// databases with reflection (what bench and solve --optimal use on 5x5).
     #[arg(long, value_name = "P")]
     pub partition: Option<String>,
 

@@ -166,3 +166,23 @@ impl Cached {
             .map_err(|e| format!("{e:#}"))
     }
 }
+
+/// `npuzzle pdb build --partition korf-felner`: the two stored tables of the 24-puzzle's
+/// 6-6-6-6 databases (they serve the blank-first and blank-last goals alike).
+pub fn build(threads: usize, force: bool) -> anyhow::Result<()> {
+    let cache = pdb_cmd::cache();
+    let goal = Tables::korf_felner_base_goal();
+    let partition = Tables::korf_felner_base_partition();
+    if !force {
+        if let Ok(Some(db)) = cache.load(&goal, &partition) {
+            println!(
+                "{}: already built and sound ({:.1} MB)",
+                cache.path(&goal, &partition).display(),
+                db.bytes().len() as f64 / 1e6
+            );
+            return Ok(());
+        }
+    }
+    pdb_cmd::build_with_progress(&goal, &partition, threads)?;
+    Ok(())
+}
