@@ -74,6 +74,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         instances.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     }
     let cancel = crate::interrupt::install();
+    // Instances run (fewer than asked when Ctrl-C ends the run).
+    let mut done = 0usize;
     let options = Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
@@ -199,6 +201,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             )?;
         }
         out.flush()?;
+        done += 1;
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
             crate::stdio::complain(format_args!(
                 "interrupted: instance {} stopped at bound {}",
@@ -208,7 +211,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             break;
         }
     }
-    let n = instances.len();
+    let n = done;
     let rate = if seconds > 0.0 { generated as f64 / seconds } else { 0.0 };
     if json {
         let summary = Summary {
