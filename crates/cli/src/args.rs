@@ -106,6 +106,22 @@ pub struct BenchArgs {
     /// Output format: a table, or one JSON object per instance and a summary object.
     #[arg(long, value_enum, default_value_t)]
     pub format: ScrambleFormat,
+
+    /// Solve only these instances, numbered from 1 in file order: 38,40,25.
+    #[arg(long, alias = "instances", value_name = "I,J,...", value_delimiter = ',', value_parser = instance)]
+    pub only: Option<Vec<usize>>,
+
+    /// Move pruning for the 5x5 search: the longest move string the pruning machine
+    /// considers (2: only "never undo the last move").
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=12))]
+    pub pruning: Option<u8>,
+}
+
+fn instance(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+        _ => Err(format!("{text:?} is not an instance number (1, 2, ...)")),
+    }
 }
 
 /// `npuzzle pdb`.
@@ -133,7 +149,8 @@ pub enum PdbAction {
 pub struct PdbBuildArgs {
     /// Tile groups: sizes like 7-8, 6-6-3, 5-5-5 (tiles taken in the goal's reading order), or
     /// explicit groups like 1,2,3,4/5,6,7,8/... [default: 7-8 on 4x4, 6-6-6-6 on 5x5, equal
-    /// groups elsewhere].
+    /// groups elsewhere]. korf-felner: the two stored tables of the 24-puzzle's 6-6-6-6
+    /// databases with reflection (what bench and solve --optimal use on 5x5).
     #[arg(long, value_name = "P")]
     pub partition: Option<String>,
 

@@ -15,7 +15,7 @@ use npuzzle_solver::{Databases, Limits, Options, Status, solve_with, thousands};
 use serde::Serialize;
 
 use crate::args::{BenchArgs, ScrambleFormat};
-use crate::pdb_cmd;
+use crate::{korf24, pdb_cmd};
 
 const KORF100: &str = include_str!("../../../testdata/korf100.txt");
 const KORF24: &str = include_str!("../../../testdata/korf24.txt");
@@ -73,15 +73,30 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     };
     let mut instances =
         parse_instances(&text).with_context(|| format!("reading {}", args.source))?;
+    // The instances' numbers in the file (1-based), kept through --only.
+    let mut numbers: Vec<usize> = (1..=instances.len()).collect();
+    if let Some(only) = &args.only {
+        if let Some(&n) = only.iter().find(|&&n| n > instances.len()) {
+            anyhow::bail!("--only: {} has {} instances, not {n}", args.source, instances.len());
+        }
+        let keep = |n: &usize| only.contains(n);
+        instances =
+            instances.into_iter().zip(1..).filter(|(_, n)| keep(n)).map(|(i, _)| i).collect();
+        numbers.retain(keep);
+    }
     if let Some(limit) = args.limit {
         instances.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     }
+    let cancel = crate::interrupt::install();
+    // Instances run (fewer than asked when Ctrl-C ends the run).
+    let mut done = 0usize;
     let options = Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
         limits: Limits {
             max_nodes: args.max_nodes,
             timeout: Some(args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT)),
+            cancel: Some(cancel.clone()),
             ..Limits::default()
         },
         ..Options::default()
@@ -96,13 +111,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         )?;
     }
     let mut tables: HashMap<Board, Databases> = HashMap::new();
+    let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::twentyfour::Tables>> =
+        HashMap::new();
     let (mut mismatches, mut limits) = (0usize, 0usize);
     let (mut expanded, mut generated, mut seconds) = (0u64, 0u64, 0f64);
     let mut method = String::new();
     let mut cpu = 0.0;
     for (i, inst) in instances.iter().enumerate() {
         let goal = inst.goal.as_deref().unwrap_or(&Goal::BlankLast).board(inst.board.size())?;
-        if !tables.contains_key(&goal) {
+        if !tables.contains_key(&goal) && !korf24::applies(&goal, args.algorithm, args.heuristic) {
             let clock = Instant::now();
             // Many solves: the tables in anonymous memory (on huge pages where the system
             // gives them) rather than read through the mapped file's small pages.
@@ -120,8 +137,28 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             }
             tables.insert(goal.clone(), Databases { pdb, threads: args.threads });
         }
+        let kf = korf24_tables.entry(goal.clone()).or_insert_with(|| {
+            korf24::applies(&goal, args.algorithm, args.heuristic)
+                .then(|| korf24::tables(&goal, pdb_cmd::available_threads(), Some(&cancel)))
+                .flatten()
+        });
         let cpu0 = cpu_seconds();
-        let s = solve_with(&inst.board, &goal, &options, &tables[&goal])?;
+        let s = match kf {
+            Some(kf) => korf24::solve(
+                kf,
+                &inst.board,
+                &options.limits,
+                args.threads,
+                args.pruning,
+                &format!("#{}", numbers[i]),
+            )?,
+            None => solve_with(
+                &inst.board,
+                &goal,
+                &options,
+                &tables.get(&goal).cloned().unwrap_or_default(),
+            )?,
+        };
         cpu += cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
         if s.status == Status::Solved {
             let mut end = inst.board.clone();
@@ -129,7 +166,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             anyhow::ensure!(
                 end == goal,
                 "bug: the solution of instance {} does not reach the goal",
-                i + 1
+                numbers[i]
             );
         }
         let length = (s.status == Status::Solved).then_some(s.moves.len());
@@ -150,7 +187,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             format!("{}{}", s.algorithm, s.heuristic.map_or(String::new(), |h| format!(" + {h}")));
         if json {
             let row = Row {
-                index: i + 1,
+                index: numbers[i],
                 board: inst.board.to_string(),
                 status: s.status.name(),
                 length,
@@ -176,7 +213,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             writeln!(
                 out,
                 "{:>5} {:>6} {:>8} {:>14} {:>10.4}{flag}",
-                i + 1,
+                numbers[i],
                 length,
                 expected,
                 thousands(s.stats.generated),
@@ -184,8 +221,17 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             )?;
         }
         out.flush()?;
+        done += 1;
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            crate::stdio::complain(format_args!(
+                "interrupted: instance {} stopped at bound {}",
+                numbers[i],
+                s.lower_bound.unwrap_or(0)
+            ));
+            break;
+        }
     }
-    let n = instances.len();
+    let n = done;
     let rate = if seconds > 0.0 { generated as f64 / seconds } else { 0.0 };
     if json {
         let summary = Summary {

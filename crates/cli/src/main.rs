@@ -33,6 +33,7 @@ mod check_cmd;
 mod hint_cmd;
 mod input;
 mod interrupt;
+mod korf24;
 mod memory;
 mod output;
 mod pdb_cmd;

@@ -152,6 +152,10 @@ pub fn run(args: &PdbArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
+    if args.partition.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("korf-felner")) {
+        crate::korf24::build(args.threads.unwrap_or_else(available_threads), args.force)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let size = args.size.unwrap_or(Size::square(4)?);
     let goal = args.goal.board(size).context("--goal")?;
     if size.cells() > npuzzle_solver::pdb::MAX_CELLS {

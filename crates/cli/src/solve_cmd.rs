@@ -189,6 +189,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut worst = 0u8;
     // Pattern databases, found (or, for the small ones, built) once per goal on first use.
     let databases = Databases::new(&options, 1);
+    // One board: its 24-puzzle search may take every thread asked for.
+    let databases = Databases {
+        korf24: crate::korf24::Cached::new(if total == 1 { args.threads } else { 1 }),
+        ..databases
+    };
     let solve = |job: &Job| solve_job(&solver, &databases, job, &options, args.improve, &progress);
     let result = for_each_outcome(batch.jobs(), threads, &cancel, solve, |job, outcome| {
         let report = Report::new(job, outcome, &given);
@@ -360,6 +365,14 @@ fn solve_job(
     };
     // A solver bug must not take the other boards of a batch down with it; the panic hook has
     // already printed the details.
+    if let Some(tables) = databases.korf24.get(&task.goal, options) {
+        let solve = || databases.korf24.solve(&tables, &task.board, options);
+        return match panic::catch_unwind(AssertUnwindSafe(solve)) {
+            Ok(Ok(solution)) => Outcome::Done(solution),
+            Ok(Err(err)) => Outcome::Invalid(err),
+            Err(_) => Outcome::Invalid("internal error: the solver panicked on this board".into()),
+        };
+    }
     let solve = || match databases.get(&task.goal) {
         Some(tables) => npuzzle_solver::solve_with(&task.board, &task.goal, options, &tables),
         None => solver.solve_observed(&task.board, &task.goal, options, progress.watcher()),
@@ -381,6 +394,8 @@ struct Databases {
     by_goal: std::sync::Mutex<
         std::collections::HashMap<npuzzle_core::Board, Option<npuzzle_solver::Databases>>,
     >,
+    /// The 24-puzzle's 6-6-6-6 tables, for optimal answers on 5x5.
+    korf24: crate::korf24::Cached,
 }
 
 impl Databases {
@@ -390,6 +405,7 @@ impl Databases {
             heuristic: options.heuristic,
             threads,
             by_goal: std::sync::Mutex::default(),
+            korf24: crate::korf24::Cached::new(threads),
         }
     }
 

@@ -1654,3 +1654,23 @@ fn a_long_batch_streams_instead_of_being_held() {
     assert_eq!(code, 0, "{stderr}");
     assert!(peak <= 40 << 20, "peak {} MiB for a 4 MiB batch", peak >> 20);
 }
+
+#[test]
+fn bench_only_runs_the_chosen_instances_under_their_file_numbers() {
+    let file = scratch_file(
+        "bench-only.txt",
+        "# goal: blank-first\n1 2 0/3 4 5/6 7 8 | 2\n1 0 2/3 4 5/6 7 8 | 1\n3 1 2/0 4 5/6 7 8 | 1\n",
+    );
+    let run = npuzzle(&["bench", file.to_str().unwrap(), "--only", "3,1", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines = run.json_lines();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["index"], 1);
+    assert_eq!(lines[0]["length"], 2);
+    assert_eq!(lines[1]["index"], 3);
+    assert_eq!(lines[2]["instances"], 2);
+    let run = npuzzle(&["bench", file.to_str().unwrap(), "--only", "4"]);
+    run.assert_fails(2, "has 3 instances, not 4");
+    let run = npuzzle(&["bench", file.to_str().unwrap(), "--only", "0"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}

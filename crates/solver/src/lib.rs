@@ -54,6 +54,7 @@ mod packed;
 pub mod pdb;
 pub mod pdb_search;
 mod policy;
+pub mod pruning;
 #[cfg(feature = "serde")]
 mod record;
 pub mod reduction;
@@ -61,6 +62,7 @@ mod relabel;
 mod solution;
 mod solver;
 mod tables;
+pub mod twentyfour;
 mod watch;
 
 pub use database_policy::{Databases, solve_with};

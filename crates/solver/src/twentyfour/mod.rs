@@ -1,0 +1,317 @@
+//! The optimal 24-puzzle: Korf & Felner's 6-6-6-6 additive databases with reflection, served
+//! by two stored tables through the board's symmetries; IDA* with incremental table indices,
+//! move pruning by a finite-state machine, and one instance split over several threads.
+//!
+//! Everything here works for any board of at most 25 cells and any partition whose groups
+//! are images of stored tables ([`Tables::new`]); the 24-puzzle is what it is built for.
+//!
+//! # The bound
+//! A position's bound is its Manhattan distance plus twice the larger of two sums: the
+//! entries of its four groups, and those of the four groups of its mirror about the main
+//! diagonal (which fixes a corner goal's blank). Each entry is read from one of the two
+//! stored tables at the group's placement mapped by a symmetry (see [`Tables`] for why that
+//! is the group's own entry). A move changes one group on each side: the search keeps each
+//! lookup's cell set (in its table's frame) and the order of its tiles, and updates them
+//! with a shift of the mask, two population counts, two loads for the set's rank and at most
+//! one shift-table load; the child's first-side sum is tested against the threshold before
+//! the second side's entry is read.
+//!
+//! # The search
+//! IDA* (Korf 1985). Each node carries the state of a [`Pruner`], which forbids move strings
+//! with a shorter or equal equivalent (Taylor & Korf 1993); it replaces "never undo the last
+//! move" and keeps an optimal solution reachable. With `threads > 1` the tree is cut at a
+//! breadth-first frontier of a few thousand nodes, which the threads take in turn from a
+//! shared counter at every iteration; a frontier node is skipped exactly when the sequential
+//! search would have pruned one of its ancestors, so both search the same tree, and the
+//! threshold only moves when every thread is done with it, so a solution is of optimal length.
+//!
+//! R. E. Korf, "Depth-first iterative-deepening: An optimal admissible tree search",
+//! *Artificial Intelligence* 27(1), 1985; R. E. Korf and A. Felner, "Disjoint pattern database
+//! heuristics", *Artificial Intelligence* 134, 2002; L. A. Taylor and R. E. Korf, "Pruning
+//! duplicate nodes in depth-first search", AAAI 1993.
+
+mod engine;
+mod tables;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+
+use npuzzle_core::{Board, Move, Moves, Parity};
+
+pub use tables::{MAX_LOOKUPS, Tables, TablesError};
+
+use crate::heuristic::HeuristicKind;
+use crate::options::{Algorithm, Limits};
+use crate::pruning::{FORBIDDEN, Pruner};
+use crate::solution::{Limit, Reason, Solution, Stats, Status};
+use engine::{Engine, Node, Pass, Watch};
+
+/// The pruning machine's default string length: 2x2 circles and the longer duplicates found
+/// up to this many moves. Measured on the 24-puzzle in the README's benchmark section.
+pub const DEFAULT_PRUNING: usize = 10;
+
+/// How a search is run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Threads for the one instance (1: sequential).
+    pub threads: usize,
+    /// The longest move string the pruning machine considers (2: only "never undo the last
+    /// move"; see [`Pruner::new`]).
+    pub pruning: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config { threads: 1, pruning: DEFAULT_PRUNING }
+    }
+}
+
+/// A search's progress: reported at each new threshold and about once a second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// The threshold of the iteration under way: no solution is shorter.
+    pub bound: u32,
+    /// Nodes expanded so far (every iteration).
+    pub expanded: u64,
+    /// Nodes generated so far (every iteration).
+    pub generated: u64,
+    /// Seconds since the search started.
+    pub seconds: f64,
+}
+
+/// Where progress goes: called from any of the search's threads.
+pub type ProgressFn<'a> = dyn Fn(Progress) + Sync + 'a;
+
+/// Why a board cannot be searched with these tables.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The board's size is not the tables'.
+    #[error("the tables are for another board size")]
+    Mismatch,
+}
+
+/// Solves `board` optimally with IDA* over `tables`, under `limits`, reporting to
+/// `progress`. An unsolvable board is answered [`Status::Unsolvable`] at once; running out of
+/// nodes, time or a cancel is [`Status::Limit`] with the threshold reached as the lower bound.
+///
+/// # Errors
+/// [`SearchError::Mismatch`] when the board is not of the tables' size.
+///
+/// # Examples
+/// ```
+/// use npuzzle_core::{Board, Goal, Size};
+/// use npuzzle_solver::pdb::{Database, Partition};
+/// use npuzzle_solver::twentyfour::{self, Config, Tables};
+/// use npuzzle_solver::{Limits, Status};
+/// let goal = Goal::BlankFirst.board(Size::square(3)?)?;
+/// let partition = Partition::parse("1,2,3,4/5,6,7,8", &goal)?;
+/// let base = Database::build(&goal, &partition, 1, &|_| {}, None)?;
+/// let tables = Tables::new(base, &goal, &partition)?;
+/// let board: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+/// let s = twentyfour::solve(&tables, &board, &Limits::default(), &Config::default(), None)?;
+/// assert_eq!(s.status, Status::Solved);
+/// let mut end = board.clone();
+/// end.apply_all(&s.moves)?;
+/// assert_eq!(end, goal);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve(
+    tables: &Tables,
+    board: &Board,
+    limits: &Limits,
+    config: &Config,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<Solution, SearchError> {
+    let clock = Instant::now();
+    if board.size() != tables.goal().size() {
+        return Err(SearchError::Mismatch);
+    }
+    let goal = tables.goal();
+    let mut solution = Solution {
+        status: Status::Unsolvable,
+        moves: Moves::default(),
+        optimal: false,
+        algorithm: Algorithm::IdaStar,
+        heuristic: Some(HeuristicKind::Pdb),
+        stats: Stats::default(),
+        lower_bound: None,
+        reason: None,
+        notes: Vec::new(),
+    };
+    let parity = Parity::of(board, goal);
+    if !parity.solvable() {
+        solution.reason = Some(Reason::Unsolvable(parity));
+        solution.stats.seconds = clock.elapsed().as_secs_f64();
+        return Ok(solution);
+    }
+    let pruner = Pruner::shared(config.pruning);
+    let engine = Engine::new(tables, pruner);
+    let root = engine.root(tables, board);
+    let watch = Watch {
+        limits,
+        deadline: limits.timeout.map(|t| clock + t),
+        started: clock,
+        done: Default::default(),
+        expanded: Default::default(),
+        generated: Default::default(),
+        which: Default::default(),
+        reported: Default::default(),
+        progress,
+        bound: AtomicU32::new(engine.h(&root)),
+    };
+    let found = if config.threads > 1 {
+        parallel(&engine, &root, &watch, config.threads, pruner.start())
+    } else {
+        sequential(&engine, &root, &watch, pruner.start())
+    };
+    solution.stats.expanded = watch.expanded.load(Relaxed);
+    solution.stats.generated = watch.generated.load(Relaxed);
+    solution.stats.seconds = clock.elapsed().as_secs_f64();
+    match found {
+        Some(path) => {
+            solution.status = Status::Solved;
+            solution.optimal = true;
+            solution.stats.max_frontier = path.len() as u64;
+            solution.lower_bound = Some(path.len() as u64);
+            solution.moves = Moves(path.iter().map(|&m| Move::ALL[usize::from(m)]).collect());
+        }
+        None => {
+            solution.status = Status::Limit;
+            solution.lower_bound = Some(u64::from(watch.bound.load(Relaxed)));
+            let limit = match watch.which.load(Relaxed) {
+                1 => Limit::Nodes(limits.max_nodes.unwrap_or(0)),
+                2 => Limit::Time(limits.timeout.unwrap_or_default()),
+                _ => Limit::Cancelled,
+            };
+            solution.reason = Some(Reason::Limit(limit));
+        }
+    }
+    Ok(solution)
+}
+
+/// No bound passes this (the longest 5x5 solutions are about 150 moves; paths are `u8`-indexed).
+const MAX_BOUND: u32 = 250;
+
+fn sequential(engine: &Engine<'_>, root: &Node, watch: &Watch<'_>, start: u16) -> Option<Vec<u8>> {
+    let mut bound = engine.h(root);
+    loop {
+        watch.bound.store(bound, Relaxed);
+        watch.report(true);
+        let mut pass = Pass::new(engine, bound, watch);
+        let found = pass.dfs(root, 0, start);
+        pass.flush();
+        if found {
+            return Some(pass.path[..pass.depth as usize].to_vec());
+        }
+        if pass.stopped || pass.next_bound > MAX_BOUND {
+            return None;
+        }
+        bound = pass.next_bound;
+    }
+}
+
+/// Frontier nodes per thread to aim for: enough that a thread drawing a large subtree does
+/// not leave the others idle at the end of an iteration.
+const FRONTIER_PER_THREAD: usize = 2048;
+
+/// A frontier node: the position, its pruning state, the moves to it, and the bound of each
+/// node on the way (root first), so an iteration skips it exactly when the sequential search
+/// would have pruned an ancestor.
+struct Start {
+    node: Node,
+    state: u16,
+    path: Vec<u8>,
+    fs: Vec<u32>,
+}
+
+fn parallel(
+    engine: &Engine<'_>,
+    root: &Node,
+    watch: &Watch<'_>,
+    threads: usize,
+    start: u16,
+) -> Option<Vec<u8>> {
+    if root.md == 0 {
+        return Some(Vec::new());
+    }
+    let mut frontier =
+        vec![Start { node: *root, state: start, path: Vec::new(), fs: vec![engine.h(root)] }];
+    let mut depth = 0u32;
+    while frontier.len() < FRONTIER_PER_THREAD * threads && depth < 32 {
+        let mut next = Vec::with_capacity(frontier.len() * 3);
+        for s in &frontier {
+            watch.expanded.fetch_add(1, Relaxed);
+            for &(m, to) in engine.moves(&s.node) {
+                let state = engine.prune(s.state, m);
+                if state == FORBIDDEN {
+                    continue;
+                }
+                watch.generated.fetch_add(1, Relaxed);
+                let node = engine.child(&s.node, to);
+                let mut path = s.path.clone();
+                path.push(m);
+                if node.md == 0 {
+                    // Breadth-first: no shorter solution exists (the pruning keeps one of
+                    // every length that exists).
+                    return Some(path);
+                }
+                let mut fs = s.fs.clone();
+                fs.push(depth + 1 + engine.h(&node));
+                next.push(Start { node, state, path, fs });
+            }
+        }
+        frontier = next;
+        depth += 1;
+    }
+    let mut bound = engine.h(root);
+    loop {
+        watch.bound.store(bound, Relaxed);
+        watch.report(true);
+        let counter = AtomicUsize::new(0);
+        let next_bound = AtomicU32::new(u32::MAX);
+        let found: Mutex<Option<(usize, Vec<u8>)>> = Mutex::new(None);
+        let work = || {
+            let mut pass = Pass::new(engine, bound, watch);
+            loop {
+                let i = counter.fetch_add(1, Relaxed);
+                if i >= frontier.len() || watch.done.load(Relaxed) {
+                    break;
+                }
+                let s = &frontier[i];
+                if let Some(&f) = s.fs.iter().find(|&&f| f > bound) {
+                    pass.next_bound = pass.next_bound.min(f);
+                    continue;
+                }
+                pass.path[..s.path.len()].copy_from_slice(&s.path);
+                if pass.dfs(&s.node, depth, s.state) {
+                    let mut slot = found.lock().unwrap_or_else(|e| e.into_inner());
+                    if slot.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *slot = Some((i, pass.path[..pass.depth as usize].to_vec()));
+                    }
+                    watch.done.store(true, Relaxed);
+                    break;
+                }
+                if pass.stopped {
+                    break;
+                }
+            }
+            pass.flush();
+            next_bound.fetch_min(pass.next_bound, Relaxed);
+        };
+        std::thread::scope(|s| {
+            for _ in 1..threads {
+                s.spawn(work);
+            }
+            work();
+        });
+        if let Some((_, path)) = found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Some(path);
+        }
+        let nb = next_bound.into_inner();
+        if watch.done.load(Relaxed) || nb > MAX_BOUND {
+            return None;
+        }
+        bound = nb;
+    }
+}

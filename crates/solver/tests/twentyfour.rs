@@ -1,0 +1,237 @@
+//! The 24-puzzle engine: tables served through symmetries against tables built directly and
+//! exact distances, the move-pruning machine and the parallel search against plain IDA*.
+//!
+//! No 6-tile table is built here (a minute each): the same code runs on 3-tile patterns of
+//! 5x5 cut like Korf & Felner's, and on 3x3 where every position is checked.
+
+use std::collections::{HashMap, VecDeque};
+
+use npuzzle_core::{Board, Goal, Move, Scrambler, Size};
+use npuzzle_solver::pdb::{Database, Partition};
+use npuzzle_solver::twentyfour::{self, Config, Tables, TablesError};
+use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Status};
+
+fn goal(size: Size, g: Goal) -> Board {
+    g.board(size).unwrap()
+}
+
+/// Exact distance to `goal` of every reachable board, by breadth-first search.
+fn exact(goal: &Board) -> HashMap<Board, u32> {
+    let mut dist = HashMap::from([(goal.clone(), 0)]);
+    let mut queue = VecDeque::from([goal.clone()]);
+    while let Some(b) = queue.pop_front() {
+        let d = dist[&b];
+        for m in Move::ALL {
+            if let Some(n) = b.moved(m) {
+                dist.entry(n.clone()).or_insert_with(|| {
+                    queue.push_back(n);
+                    d + 1
+                });
+            }
+        }
+    }
+    dist
+}
+
+/// The groups, as cells of the blank-first goal, carried to `goal` by the symmetry that takes
+/// cell 0 to its blank (the half turn for blank-last).
+fn partition_by_cells(goal: &Board, cells: &[&[usize]]) -> Partition {
+    let n = goal.tiles().len();
+    let turn = goal.blank() != 0;
+    let groups = cells
+        .iter()
+        .map(|g| g.iter().map(|&c| goal.tiles()[if turn { n - 1 - c } else { c }]).collect())
+        .collect();
+    Partition::new(groups, n).unwrap()
+}
+
+/// Two stored tables on blank-first 3x3, {1,2} and the 2x2 block {4,5,7,8}: the group {3,6}
+/// is the mirror of {1,2}, and blank-last's groups are the half turns of all three.
+#[test]
+fn symmetric_lookups_equal_the_directly_built_tables_on_every_3x3_position() {
+    let size = Size::square(3).unwrap();
+    let first = goal(size, Goal::BlankFirst);
+    let base_partition = Partition::parse("1,2/4,5,7,8", &first).unwrap();
+    let base = Database::build(&first, &base_partition, 2, &|_| {}, None).unwrap();
+    for g in [Goal::BlankFirst, Goal::BlankLast] {
+        let goal = goal(size, g.clone());
+        let partition = partition_by_cells(&goal, &[&[1, 2], &[3, 6], &[4, 5, 7, 8]]);
+        let tables = Tables::new(base.clone(), &goal, &partition).unwrap();
+        assert!(tables.has_reflection());
+        assert_eq!(tables.lookups(), (6, 2));
+        let direct = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+        let dist = exact(&goal);
+        assert_eq!(dist.len(), 181_440);
+        for (b, &d) in &dist {
+            let h = tables.estimate(b);
+            assert_eq!(h, direct.estimate(b), "{g}: {b}");
+            assert!(h <= d && h % 2 == d % 2, "{g}: h({b}) = {h}, distance {d}");
+        }
+    }
+}
+
+#[test]
+fn a_group_that_is_no_image_of_a_stored_table_is_refused() {
+    let size = Size::square(3).unwrap();
+    let first = goal(size, Goal::BlankFirst);
+    let base = Database::build(
+        &first,
+        &Partition::parse("1,2/4,5,7,8", &first).unwrap(),
+        1,
+        &|_| {},
+        None,
+    )
+    .unwrap();
+    let partition = Partition::parse("1,2,3/4,5/6,7,8", &first).unwrap();
+    assert!(matches!(Tables::new(base.clone(), &first, &partition), Err(TablesError::NoImage(_))));
+    // {1,5} is the mirror image (left to right) of {1,3}, but {1,3} closes the blank's
+    // corner and {1,5} closes another: the blank's side of the pattern must be kept.
+    let base = Database::build(
+        &first,
+        &Partition::parse("1,3/2,4,5,6,7,8", &first).unwrap(),
+        1,
+        &|_| {},
+        None,
+    )
+    .unwrap();
+    let partition = Partition::parse("1,5/2,3,4,6,7,8", &first).unwrap();
+    assert_eq!(
+        Tables::new(base, &first, &partition).unwrap_err(),
+        TablesError::NoImage(vec![1, 5])
+    );
+}
+
+/// Korf & Felner's cut with 3-tile groups: their corner group and 2x3 block each cut in two,
+/// stored on blank-first; every other group is a quarter turn, a half turn or a mirror.
+const KF3: [&[usize]; 8] = [
+    &[1, 5, 6],
+    &[10, 11, 12],
+    &[2, 3, 4],
+    &[7, 8, 9],
+    &[14, 19, 24],
+    &[13, 18, 23],
+    &[20, 21, 22],
+    &[15, 16, 17],
+];
+
+fn kf3_tables(g: Goal) -> Tables {
+    let size = Size::square(5).unwrap();
+    let first = goal(size, Goal::BlankFirst);
+    let base_partition = Partition::parse("1,5,6/10,11,12/2,3,4/7,8,9", &first).unwrap();
+    let base = Database::build(&first, &base_partition, 2, &|_| {}, None).unwrap();
+    let goal = goal(size, g);
+    let partition = partition_by_cells(&goal, &KF3);
+    let tables = Tables::new(base, &goal, &partition).unwrap();
+    assert_eq!(tables.lookups(), (16, 4));
+    tables
+}
+
+fn manhattan_ida(board: &Board, goal: &Board) -> usize {
+    let options = Options {
+        algorithm: Algorithm::IdaStar,
+        heuristic: Heuristic::Manhattan,
+        limits: Limits::unlimited(),
+        ..Options::default()
+    };
+    let s = npuzzle_solver::solve(board, goal, &options).unwrap();
+    assert_eq!(s.status, Status::Solved);
+    assert!(s.optimal);
+    s.moves.len()
+}
+
+fn solve(tables: &Tables, board: &Board, threads: usize, pruning: usize) -> usize {
+    let config = Config { threads, pruning };
+    let s = twentyfour::solve(tables, board, &Limits::unlimited(), &config, None).unwrap();
+    assert_eq!(s.status, Status::Solved);
+    assert!(s.optimal);
+    let mut end = board.clone();
+    end.apply_all(&s.moves).unwrap();
+    assert_eq!(&end, tables.goal(), "{board}: the moves do not reach the goal");
+    s.moves.len()
+}
+
+#[test]
+fn on_5x5_the_symmetric_tables_equal_direct_ones_and_never_overestimate() {
+    let size = Size::square(5).unwrap();
+    for g in [Goal::BlankFirst, Goal::BlankLast] {
+        let tables = kf3_tables(g.clone());
+        let goal = goal(size, g.clone());
+        let direct = Database::build(&goal, tables.partition(), 2, &|_| {}, None).unwrap();
+        let mut rng = Scrambler::new(24);
+        for _ in 0..300 {
+            let b = rng.solvable(&goal);
+            assert_eq!(tables.estimate(&b), direct.estimate(&b), "{g}: {b}");
+        }
+        for k in [10, 20, 30, 40] {
+            for _ in 0..3 {
+                let (b, _) = rng.walk(&goal, k);
+                let d = manhattan_ida(&b, &goal);
+                assert!(tables.estimate(&b) as usize <= d, "{g}: {b}");
+                assert_eq!(solve(&tables, &b, 1, twentyfour::DEFAULT_PRUNING), d, "{g}: {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn move_pruning_keeps_the_optimal_lengths_on_5x5_walks() {
+    let tables = kf3_tables(Goal::BlankFirst);
+    let mut rng = Scrambler::new(9);
+    for k in (20..=60).step_by(4) {
+        let (b, _) = rng.walk(tables.goal(), k);
+        let plain = solve(&tables, &b, 1, 2);
+        for depth in [6, 8, 10, 12] {
+            assert_eq!(solve(&tables, &b, 1, depth), plain, "{b}, pruning {depth}");
+        }
+    }
+}
+
+#[test]
+fn move_pruning_keeps_the_optimal_lengths_on_4x4_walks() {
+    let g = goal(Size::square(4).unwrap(), Goal::BlankLast);
+    let partition = Partition::parse("5-5-5", &g).unwrap();
+    let base = Database::build(&g, &partition, 2, &|_| {}, None).unwrap();
+    let tables = Tables::new(base, &g, &partition).unwrap();
+    let mut rng = Scrambler::new(16);
+    for k in (10..=80).step_by(5) {
+        let (b, _) = rng.walk(&g, k);
+        let plain = solve(&tables, &b, 1, 2);
+        if k <= 40 {
+            assert_eq!(plain, manhattan_ida(&b, &g), "{b}");
+        }
+        for depth in [6, 10, 12] {
+            assert_eq!(solve(&tables, &b, 1, depth), plain, "{b}, pruning {depth}");
+        }
+    }
+}
+
+#[test]
+fn parallel_and_sequential_searches_agree_on_lengths() {
+    let tables = kf3_tables(Goal::BlankLast);
+    let mut rng = Scrambler::new(2);
+    for k in [3, 15, 40, 60, 80] {
+        let (b, _) = rng.walk(tables.goal(), k);
+        let one = solve(&tables, &b, 1, twentyfour::DEFAULT_PRUNING);
+        assert_eq!(solve(&tables, &b, 2, twentyfour::DEFAULT_PRUNING), one, "{b}");
+        assert_eq!(solve(&tables, &b, 3, 2), one, "{b}");
+    }
+}
+
+#[test]
+fn limits_stop_the_search_with_the_bound_reached() {
+    let tables = kf3_tables(Goal::BlankFirst);
+    let b: Board =
+        "14 5 9 2 18/8 23 19 12 17/15 0 10 20 4/6 11 21 1 7/24 3 16 22 13".parse().unwrap();
+    let limits = Limits { max_nodes: Some(200_000), ..Limits::unlimited() };
+    for threads in [1, 2] {
+        let config = Config { threads, ..Config::default() };
+        let s = twentyfour::solve(&tables, &b, &limits, &config, None).unwrap();
+        assert_eq!(s.status, Status::Limit);
+        let bound = s.lower_bound.unwrap();
+        assert!(bound >= u64::from(tables.estimate(&b)) && bound <= 95, "{bound}");
+    }
+    let unsolvable: Board =
+        "1 0 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 24 23".parse().unwrap();
+    let s = twentyfour::solve(&tables, &unsolvable, &limits, &Config::default(), None).unwrap();
+    assert_eq!(s.status, Status::Unsolvable);
+}
