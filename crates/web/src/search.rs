@@ -573,10 +573,12 @@ impl Watcher<'_> {
     fn frame(&mut self, e: &Expand<'_, Board, u32>) {
         // The lists are most of an event's bytes and nobody reads them faster than a screen
         // draws: at a fast pace they come at most every FRAME (a paused search, and one at
-        // full speed, whose frames are that far apart already, always show them).
+        // full speed, whose frames are that far apart already, always show them; so does a
+        // pace of at most one node a FRAME, even when a loaded machine sends two events
+        // closer together as the pacing catches up).
         let now = Instant::now();
         let lists = self.session.paused.load(Ordering::Relaxed)
-            || self.session.interval().is_none()
+            || self.session.interval().is_none_or(|every| every >= FRAME)
             || self.last_lists.is_none_or(|t| now.duration_since(t) >= FRAME);
         let mut data = self.frame_data(e);
         if lists {
@@ -741,6 +743,9 @@ impl Observer<Board, u32> for Watcher<'_> {
             }
         } else {
             self.expanded += 1;
+            // Stored before the frame goes out: a client that reads it and asks at once
+            // sees at least this count.
+            self.session.expanded.store(self.expanded, Ordering::Relaxed);
             let now = Instant::now();
             if self.last_frame.is_none_or(|t| now.duration_since(t) >= FRAME) {
                 self.last_frame = Some(now);

@@ -595,7 +595,7 @@ async fn closing_the_stream_stops_the_search() {
         let (status, running) = control(&state, &id, "resume").await;
         assert_eq!(status, StatusCode::OK);
         let before = running["expanded"].as_u64().unwrap();
-        assert!(before >= 1);
+        assert!(before >= 1, "{rest}: {running}");
         assert_eq!(state.streams.running(), 1);
         drop(events);
         until_no_stream(&state).await;
