@@ -80,6 +80,15 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-e"])
     }
 
+    /// The game's process id: the game is the only child of the window's shell.
+    fn game_pid(&self) -> String {
+        let shell = self.format("#{pane_pid}");
+        let child = Command::new("pgrep").args(["-P", &shell]).output().expect("pgrep runs");
+        let pid = String::from_utf8(child.stdout).expect("utf-8").trim().to_string();
+        assert!(!pid.is_empty(), "the game runs under the shell {shell}");
+        pid
+    }
+
     /// A tmux format (`#{...}`) about the pane.
     fn format(&self, format: &str) -> String {
         self.run(&["display-message", "-p", format]).trim().to_string()
@@ -229,10 +238,7 @@ fn sigterm_during_a_playback_restores_the_terminal() {
     tmux.wait_text("24-puzzle");
     tmux.keys(&["s"]);
     tmux.wait_text("playback ▶");
-    // The game is the only child of the window's shell.
-    let shell = tmux.format("#{pane_pid}");
-    let child = Command::new("pgrep").args(["-P", &shell]).output().expect("pgrep runs");
-    let pid = String::from_utf8(child.stdout).expect("utf-8").trim().to_string();
+    let pid = tmux.game_pid();
     let killed = Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
     assert!(killed.success(), "kill -TERM {pid:?}");
     tmux.assert_quit_cleanly();
@@ -271,10 +277,7 @@ fn the_game_ends_when_its_terminal_goes_away() {
     tmux.wait_text("24-puzzle");
     tmux.keys(&["s"]);
     tmux.wait_text("playback ▶");
-    let shell = tmux.format("#{pane_pid}");
-    let child = Command::new("pgrep").args(["-P", &shell]).output().expect("pgrep runs");
-    let pid = String::from_utf8(child.stdout).expect("utf-8").trim().to_string();
-    assert!(!pid.is_empty(), "the game runs under the shell {shell}");
+    let pid = tmux.game_pid();
     tmux.run(&["kill-server"]);
     let deadline = Instant::now() + PATIENCE;
     while std::path::Path::new(&format!("/proc/{pid}")).exists() {
