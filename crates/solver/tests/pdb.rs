@@ -289,7 +289,7 @@ mod search {
             for i in 0..300 {
                 let board = rng.solvable(&goal);
                 let exact = solve(&board, &goal, &Options::default()).unwrap();
-                let threads = 1 + i % 2;
+                let threads = 1 + i % 3;
                 let s = pdb_search::solve(&db, &board, &Limits::default(), threads).unwrap();
                 assert_eq!(s.status, Status::Solved);
                 assert_eq!(s.moves.len(), exact.moves.len(), "{board} on {threads} threads");
