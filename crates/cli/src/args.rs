@@ -87,6 +87,11 @@ pub struct BenchArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = threads)]
     pub threads: usize,
 
+    /// With a pattern database: dual lookups too (fewer nodes, each dearer; see the
+    /// README's figures).
+    #[arg(long)]
+    pub dual: bool,
+
     /// Algorithm, as for solve.
     #[arg(long, value_name = "A", default_value = "auto")]
     pub algorithm: Algorithm,

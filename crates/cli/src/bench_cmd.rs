@@ -51,6 +51,8 @@ struct Summary {
     /// (Linux); wall time on a shared machine is not the program's speed.
     cpu_seconds: Option<f64>,
     threads: usize,
+    /// Whether the database search made dual lookups (`--dual`).
+    dual: bool,
 }
 
 /// User plus system CPU seconds of this process so far, every thread (Linux: from
@@ -135,7 +137,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     clock.elapsed().as_secs_f64()
                 ));
             }
-            tables.insert(goal.clone(), Databases { pdb, threads: args.threads });
+            tables.insert(goal.clone(), Databases { pdb, threads: args.threads, dual: args.dual });
         }
         let kf = korf24_tables.entry(goal.clone()).or_insert_with(|| {
             korf24::applies(&goal, args.algorithm, args.heuristic)
@@ -245,17 +247,19 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             nodes_per_second: rate,
             cpu_seconds: cpu_seconds().map(|_| cpu),
             threads: args.threads,
+            dual: args.dual,
         };
         writeln!(out, "{}", serde_json::to_string(&summary)?)?;
     } else {
         writeln!(
             out,
-            "total: {n} instances, {} as expected, {} nodes ({} per instance), {seconds:.3} s{}, {:.2} M nodes/s ({method}, {} thread{})",
+            "total: {n} instances, {} as expected, {} nodes ({} per instance), {seconds:.3} s{}, {:.2} M nodes/s ({method}{}, {} thread{})",
             n - mismatches - limits,
             thousands(generated),
             thousands(generated / n.max(1) as u64),
             cpu_seconds().map_or(String::new(), |_| format!(" ({cpu:.2} s CPU)")),
             rate / 1e6,
+            if args.dual { ", dual lookups" } else { "" },
             args.threads,
             if args.threads == 1 { "" } else { "s" }
         )?;

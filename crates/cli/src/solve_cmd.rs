@@ -414,9 +414,11 @@ impl Databases {
         map.entry(goal.clone())
             .or_insert_with(|| {
                 match crate::pdb_cmd::database_for(goal, self.algorithm, self.heuristic) {
-                    Ok(Some(pdb)) => {
-                        Some(npuzzle_solver::Databases { pdb: Some(pdb), threads: self.threads })
-                    }
+                    Ok(Some(pdb)) => Some(npuzzle_solver::Databases {
+                        pdb: Some(pdb),
+                        threads: self.threads,
+                        dual: false,
+                    }),
                     Ok(None) => None,
                     Err(err) => {
                         stdio::complain(format_args!("warning: {err:#}"));

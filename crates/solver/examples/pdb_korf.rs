@@ -36,7 +36,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             npuzzle_solver::solve(&inst.board, &goal, &options)?
         } else {
-            pdb_search::solve(&db, &inst.board, &limits, threads)?
+            pdb_search::solve_dual(
+                &db,
+                &inst.board,
+                &limits,
+                threads,
+                std::env::var_os("DUAL").is_some(),
+            )?
         };
         nodes += s.stats.generated;
         total += s.stats.seconds;

@@ -36,6 +36,8 @@ pub struct Databases {
     pub pdb: Option<Database>,
     /// Threads for one IDA* search over the database (1: sequential).
     pub threads: usize,
+    /// Dual lookups in the IDA* over the database (see [`crate::pdb`], "Dual lookups").
+    pub dual: bool,
 }
 
 /// Solves like [`crate::solve`], with the engines that `tables` make possible (see the module
@@ -77,10 +79,14 @@ pub fn solve_with(
                         ..options.limits.clone()
                     };
                     let clock = Instant::now();
-                    let mut s =
-                        pdb_search::solve(db, board, &limits, tables.threads.max(1)).map_err(
-                            |_| SolveError::GoalSize { goal: db.size(), board: board.size() },
-                        )?;
+                    let mut s = pdb_search::solve_dual(
+                        db,
+                        board,
+                        &limits,
+                        tables.threads.max(1),
+                        tables.dual,
+                    )
+                    .map_err(|_| SolveError::GoalSize { goal: db.size(), board: board.size() })?;
                     if s.status == Status::Solved {
                         s.notes.clear();
                     }

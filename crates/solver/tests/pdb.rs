@@ -139,6 +139,13 @@ fn every_partition_is_admissible_on_every_3x3_and_2x4_position() {
             let dist = exact(&goal);
             for spec in specs {
                 let db = check(&goal, spec, &dist);
+                // The dual bound (see the module docs of `pdb`, "Dual lookups") is a bound
+                // too, with the parity of the distance.
+                for (b, &d) in &dist {
+                    let h = db.dual_estimate(b);
+                    assert!(h <= d, "{spec} on {goal}: dual h({b}) = {h} > {d}");
+                    assert_eq!(h % 2, d % 2, "{spec}: parity of the dual h({b})");
+                }
                 if *spec == "8" || *spec == "7" {
                     // One group of every tile: the abstract space is the puzzle itself.
                     for (b, &d) in &dist {
@@ -155,6 +162,33 @@ fn every_partition_is_admissible_on_every_3x3_and_2x4_position() {
             }
         }
     }
+}
+
+/// The plain dual lookup (the inverse permutation looked up in the tables) is not a lower
+/// bound on a sliding board once the blank is off its goal cell, which is why the dual bound
+/// is the restricted one the module docs of `pdb` derive; with the blank home it is exact.
+#[test]
+fn the_plain_dual_lookup_is_not_admissible_but_the_dual_distance_is_with_the_blank_home() {
+    let goal = Goal::BlankFirst.board(Size::square(3).unwrap()).unwrap();
+    let dist = exact(&goal);
+    let exact_db =
+        Database::build(&goal, &Partition::parse("8", &goal).unwrap(), 2, &|_| {}, None).unwrap();
+    let db =
+        Database::build(&goal, &Partition::parse("4-4", &goal).unwrap(), 2, &|_| {}, None).unwrap();
+    let mut over = 0;
+    for (b, &d) in &dist {
+        let mut inverse = vec![0u16; b.tiles().len()];
+        for (c, &t) in b.tiles().iter().enumerate() {
+            inverse[usize::from(t)] = c as u16;
+        }
+        let inverse = Board::new(b.size(), inverse).unwrap();
+        if b.blank() == goal.blank() {
+            assert_eq!(dist[&inverse], d, "{b} and its inverse");
+            assert_eq!(exact_db.dual_estimate(b), d, "the dual bound is exact at {b}");
+        }
+        over += usize::from(db.estimate(&inverse) > d);
+    }
+    assert!(over > 10_000, "the plain dual exceeds the distance at {over} positions only");
 }
 
 /// The tables are admissible but not consistent, and this is why: an entry is the minimum
@@ -290,7 +324,9 @@ mod search {
                 let board = rng.solvable(&goal);
                 let exact = solve(&board, &goal, &Options::default()).unwrap();
                 let threads = 1 + i % 3;
-                let s = pdb_search::solve(&db, &board, &Limits::default(), threads).unwrap();
+                let dual = i % 4 < 2;
+                let s =
+                    pdb_search::solve_dual(&db, &board, &Limits::default(), threads, dual).unwrap();
                 assert_eq!(s.status, Status::Solved);
                 assert_eq!(s.moves.len(), exact.moves.len(), "{board} on {threads} threads");
                 replays(&board, &goal, &s.moves);
@@ -308,7 +344,7 @@ mod search {
             let goal = goal.board(size).unwrap();
             let db = db(&goal, "5-5-5");
             assert!(db.has_reflection());
-            let tables = Databases { pdb: Some(db.clone()), threads: 2 };
+            let tables = Databases { pdb: Some(db.clone()), threads: 2, dual: false };
             let mut rng = Scrambler::new(11);
             for i in 0..24 {
                 let (board, _) = rng.walk(&goal, 60 + i);
@@ -320,7 +356,9 @@ mod search {
                 let reference = solve(&board, &goal, &lc).unwrap();
                 assert_eq!(reference.status, Status::Solved);
                 let threads = 1 + i % 2;
-                let s = pdb_search::solve(&db, &board, &Limits::default(), threads).unwrap();
+                let dual = i % 4 >= 2;
+                let s =
+                    pdb_search::solve_dual(&db, &board, &Limits::default(), threads, dual).unwrap();
                 assert_eq!(s.moves.len(), reference.moves.len(), "{board}");
                 assert!(s.stats.generated <= reference.stats.generated, "{board}: more nodes");
                 replays(&board, &goal, &s.moves);

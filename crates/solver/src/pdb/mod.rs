@@ -41,6 +41,48 @@
 //!   every tile gives the exact distance, and that one group's table equals an independent
 //!   0-1 breadth-first search over (tile cells, blank cell).
 //!
+//! # Dual lookups
+//! The dual of a permutation puzzle's position swaps the roles of tiles and cells (A. Felner,
+//! U. Zahavi, J. Schaeffer and R. C. Holte, "Dual lookups in pattern databases", IJCAI 2005;
+//! U. Zahavi, A. Felner, R. C. Holte and J. Schaeffer, "Duality in permutation state spaces
+//! and the dual search algorithm", *Artificial Intelligence* 172, 2008). On a sliding board
+//! the plain dual (the inverse permutation, looked up in the tables) is **not** a lower bound:
+//! on every 3x3 position with the 4-4 tables and the blank first, it exceeds the distance
+//! at 22,202 positions of 181,440, by up to 13 moves. What holds, and what
+//! [`Database::dual_estimate`] and the search's `--dual` use, is this.
+//! - **Claim.** Write `home(t)` for the goal cell of tile `t`, `G(c)` for the goal's tile on
+//!   cell `c`, and `b` for the blank's cell. Let the dual position put tile `t` on cell
+//!   `home(board[home(t)])`, and call `G(b)` its *hole*. Then the Manhattan distance of the
+//!   dual position's tiles other than the hole (the blank's label counted as a tile whose goal
+//!   is the blank's goal cell), plus twice the entries of the groups whose *zone* holds `b`,
+//!   is at most the number of moves left; so is the same bound taken on the mirror. A
+//!   group's zone is the part of the cells left free by its tiles at home that holds the
+//!   blank's goal cell.
+//! - **Why.** Number every tile by its goal cell, so the goal is the identity and a move
+//!   swaps the contents of two neighbouring cells, one of them the blank's. If the moves
+//!   `O1 … Ok` solve the position `s`, then `s∘O1∘…∘Ok = id`, so `s⁻¹∘Ok∘…∘O1 = id`: the
+//!   same swaps in reverse order solve the dual position `s⁻¹`. In `s⁻¹` these swaps all move
+//!   the label `b` (it stands where the blank's path ends, and each swap carries it one step
+//!   back along the path), so `s⁻¹` is solved in `k` moves in the puzzle whose hole is the
+//!   tile `G(b)` and whose goal has that hole on cell `b`; every other label, the blank's
+//!   included, is an ordinary tile there. Sorting those `k` moves by the tile that moves:
+//!   each tile other than the hole moves at least its Manhattan distance, and a group whose
+//!   tiles do not include the hole moves at least as often as its table entry says, provided
+//!   the table's goal (its tiles home, the blank in the zone) is the goal this puzzle ends in
+//!   (its tiles home, the hole on `b`): that is, when `b` is in the zone. So the groups add
+//!   up as in the regular lookup. Only when `b` is the blank's goal cell is the dual the same
+//!   puzzle (then `dist(s⁻¹) = dist(s)`), which is why the plain lookup fails elsewhere. The
+//!   bound has the parity of the distance (each move changes the Manhattan distance of the
+//!   hole puzzle's tiles by one), so the search's thresholds still step by two.
+//! - **What it buys.** With 7-8 on the 15-puzzle, the 7-tile group's zone is the blank's goal
+//!   cell alone and the 8-tile group's is the two top rows (the left two columns on the
+//!   mirror): Korf's 100 take 33,121 nodes per instance instead of 37,925, but each node
+//!   reads up to four more entries, and the search is slower (0.49-0.51 s CPU against
+//!   0.34-0.35 s), so it is an option (`npuzzle bench --dual`), not the default.
+//! - **Test.** `tests/pdb.rs` checks the claim (and the parity) on every position of 3x3, 2x4
+//!   and 4x2 boards for three goals and several partitions, checks that the plain dual is
+//!   not a bound there, and solves boards with the dual search against exact distances.
+//!
 //! # Storage
 //! An entry stores `(distance - manhattan) / 2` for the group's tiles, which is exact (the two
 //! have the same parity) and small: 4 bits an entry for every partition we build, so the 7-8
@@ -431,6 +473,73 @@ impl Database {
                 mirrored[usize::from(m.cell[c])] = m.tile[usize::from(t)];
             }
             extra = extra.max(self.extra(&mirrored));
+        }
+        md + 2 * extra
+    }
+
+    /// The dual lower bound for `board` (a board of this database's size), the larger of
+    /// the one for it and the one for its mirror: see "Dual lookups" in the module docs.
+    ///
+    /// # Panics
+    /// If `board` is not of this database's size.
+    pub fn dual_estimate(&self, board: &Board) -> u32 {
+        assert_eq!(board.size(), self.size(), "board size");
+        let tiles: Vec<u8> = board.tiles().iter().map(|&t| t as u8).collect();
+        let zones = self.dual_zones();
+        let mut best = self.dual(&tiles, &zones);
+        if let Some(m) = self.mirror() {
+            let mut mirrored = vec![0u8; tiles.len()];
+            for (c, &t) in tiles.iter().enumerate() {
+                mirrored[usize::from(m.cell[c])] = m.tile[usize::from(t)];
+            }
+            best = best.max(self.dual(&mirrored, &zones));
+        }
+        best
+    }
+
+    /// For each group, the cells the blank may stand on for the group's table to serve the
+    /// dual lookup: the part of the free cells around the group's goal cells that holds the
+    /// blank's goal cell.
+    pub(crate) fn dual_zones(&self) -> Vec<u32> {
+        let goal = &self.inner.goal;
+        let g = Geometry::new(goal.width(), goal.height());
+        let pos = goal.positions();
+        self.inner
+            .tables
+            .iter()
+            .map(|t| {
+                let home = t.tiles.iter().fold(0u32, |m, &x| m | 1 << pos[usize::from(x)]);
+                g.flood(1 << goal.blank(), g.all() & !home)
+            })
+            .collect()
+    }
+
+    /// The dual bound of the position `tiles` (cell to tile), one side.
+    fn dual(&self, tiles: &[u8], zones: &[u32]) -> u32 {
+        let goal = &self.inner.goal;
+        let g = Geometry::new(goal.width(), goal.height());
+        let pos = goal.positions();
+        let n = tiles.len();
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+        // The dual position puts tile `t` on the goal cell of the tile that stands on `t`'s
+        // goal cell; its hole is the tile whose goal cell the blank stands on.
+        let dual_cell = |t: usize| pos[usize::from(tiles[pos[t]])] as u8;
+        let hole = usize::from(goal.tiles()[blank]);
+        let mut md = 0;
+        for t in (0..n).filter(|&t| t != hole) {
+            md += g.distance(usize::from(dual_cell(t)), pos[t]);
+        }
+        let mut cells = [0u8; MAX_PATTERN_TILES];
+        let mut extra = 0;
+        for (i, table) in self.inner.tables.iter().enumerate() {
+            if zones[i] & (1 << blank) == 0 {
+                continue;
+            }
+            let k = table.tiles.len();
+            for (slot, &x) in cells.iter_mut().zip(&table.tiles) {
+                *slot = dual_cell(usize::from(x));
+            }
+            extra += u32::from(self.value(i, index_of(&cells[..k], table.orders)));
         }
         md + 2 * extra
     }

@@ -91,6 +91,16 @@ pub(crate) struct Engine<'a> {
     mtile: [u8; 32],
     reflect: bool,
     tables: Vec<TableRef<'a>>,
+    /// Dual lookups on (see [`crate::pdb`], "Dual lookups"): for each group, the blank cells
+    /// for which its table serves the dual position.
+    dual: bool,
+    zones: [u32; MAX_GROUPS],
+    any_zone: u32,
+    /// The goal cell of each tile, the goal's tile on each cell, and every tile's Manhattan
+    /// distance from each cell (`full_dist[tile * 32 + cell]`, the blank's too).
+    goal_pos: [u8; 32],
+    goal_tile: [u8; 32],
+    full_dist: Vec<u8>,
 }
 
 struct TableRef<'a> {
@@ -109,7 +119,8 @@ impl<'a> Engine<'a> {
             return Err(SearchError::TooManyGroups);
         }
         let geometry = Geometry::new(w, h);
-        let goal_pos = db.goal().positions();
+        let goal = db.goal();
+        let goal_pos = goal.positions();
         let mut dist = vec![0u8; 32 * 32];
         let mut group_of = [u8::MAX; 32];
         for (gi, t) in db.tables().iter().enumerate() {
@@ -165,6 +176,20 @@ impl<'a> Engine<'a> {
                 }
             })
             .collect();
+        let mut zones = [0u32; MAX_GROUPS];
+        zones[..db.tables().len()].copy_from_slice(&db.dual_zones());
+        let mut goal_tile = [0u8; 32];
+        let mut goal_pos = [0u8; 32];
+        let mut full_dist = vec![0u8; 32 * 32];
+        for (c, &t) in goal.tiles().iter().enumerate() {
+            goal_tile[c] = t as u8;
+            goal_pos[usize::from(t)] = c as u8;
+        }
+        for t in 0..cells {
+            for c in 0..cells {
+                full_dist[t * 32 + c] = geometry.distance(c, usize::from(goal_pos[t])) as u8;
+            }
+        }
         Ok(Engine {
             db,
             cells,
@@ -176,6 +201,12 @@ impl<'a> Engine<'a> {
             mtile,
             reflect: db.mirror().is_some(),
             tables,
+            dual: false,
+            zones,
+            any_zone: zones.iter().fold(0, |a, z| a | z),
+            goal_pos,
+            goal_tile,
+            full_dist,
         })
     }
 
@@ -260,7 +291,54 @@ impl<'a> Engine<'a> {
     /// The bound of `node`.
     #[inline]
     pub(crate) fn h(&self, node: &Node) -> u32 {
-        u32::from(node.md) + 2 * u32::from(node.sum.max(node.msum))
+        let h = u32::from(node.md) + 2 * u32::from(node.sum.max(node.msum));
+        if self.dual { h.max(self.dual_h(&node.board, usize::from(node.blank))) } else { h }
+    }
+
+    /// The dual bound of the position `board` with the blank on `blank` (see [`crate::pdb`],
+    /// "Dual lookups"): the Manhattan distance of the dual position's tiles but its hole, plus
+    /// twice the entries of the groups whose tables serve it.
+    #[inline]
+    fn dual_h(&self, board: &[u8; 32], blank: usize) -> u32 {
+        let h = self.dual_side(board, blank);
+        if !self.reflect {
+            return h;
+        }
+        let mut mboard = [0u8; 32];
+        for c in 0..self.cells {
+            mboard[usize::from(self.mcell[c])] = self.mtile[usize::from(board[c])];
+        }
+        h.max(self.dual_side(&mboard, usize::from(self.mcell[blank])))
+    }
+
+    /// [`Engine::dual_h`] for one side.
+    #[inline]
+    fn dual_side(&self, board: &[u8; 32], blank: usize) -> u32 {
+        if self.any_zone & (1 << blank) == 0 {
+            // No table serves: the dual Manhattan distance alone is rarely the larger bound.
+            return 0;
+        }
+        let hole = usize::from(self.goal_tile[blank]);
+        let mut dcell = [0u8; 32];
+        let mut md = 0u32;
+        for t in 0..self.cells {
+            let c = self.goal_pos[usize::from(board[usize::from(self.goal_pos[t])])];
+            dcell[t] = c;
+            md += u32::from(self.full_dist[t * 32 + usize::from(c)]) * u32::from(t != hole);
+        }
+        let mut extra = 0u32;
+        let mut cells = [0u8; crate::pdb::MAX_PATTERN_TILES];
+        for (gi, info) in self.db.tables().iter().enumerate() {
+            if self.zones[gi] & (1 << blank) == 0 {
+                continue;
+            }
+            let k = info.tiles.len();
+            for (slot, &x) in cells.iter_mut().zip(&info.tiles) {
+                *slot = dcell[usize::from(x)];
+            }
+            extra += u32::from(self.lookup(gi, index_of(&cells[..k], info.orders)));
+        }
+        md + 2 * extra
     }
 
     #[inline(always)]
@@ -496,6 +574,12 @@ impl<'e, 'a> Pass<'e, 'a> {
                     node.msum - u16::from(node.mirror[mg].value) + u16::from(kid.mgroup.value);
                 kid.h = kid.h.max(u32::from(kid.md) + 2 * u32::from(kid.msum));
             }
+            if e.dual && g + 1 + kid.h <= self.bound {
+                let mut board = node.board;
+                board[blank] = kid.tile;
+                board[usize::from(kid.to)] = 0;
+                kid.h = kid.h.max(e.dual_h(&board, usize::from(kid.to)));
+            }
             most = most.max(kid.h);
         }
         // Bidirectional pathmax (Felner, Zahavi et al. 2005): the tables are not consistent
@@ -565,11 +649,27 @@ pub fn solve(
     limits: &Limits,
     threads: usize,
 ) -> Result<Solution, SearchError> {
+    solve_dual(db, board, limits, threads, false)
+}
+
+/// As [`solve`], with dual lookups when `dual` (see [`crate::pdb`], "Dual lookups"): the bound
+/// of a node is also at least its dual bound, read for the nodes the regular bound keeps.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_dual(
+    db: &Database,
+    board: &Board,
+    limits: &Limits,
+    threads: usize,
+    dual: bool,
+) -> Result<Solution, SearchError> {
     let clock = Instant::now();
     if board.size() != db.size() {
         return Err(SearchError::Mismatch);
     }
-    let engine = Engine::new(db)?;
+    let mut engine = Engine::new(db)?;
+    engine.dual = dual;
     let goal = db.goal();
     let parity = Parity::of(board, goal);
     let mut solution = Solution {
