@@ -663,6 +663,10 @@ fn bench_reports_every_instance_and_fails_on_a_wrong_length() {
     let korf = npuzzle_in(&dir, &["bench", "korf100", "--limit", "2", "--heuristic", "pdb"]);
     assert_eq!(korf.code, 0, "{}", korf.stderr);
     assert!(korf.stdout.contains("total: 2 instances, 2 as expected"), "{}", korf.stdout);
+    let dual = npuzzle_in(&dir, &["bench", "korf100", "--limit", "2", "--dual", "--threads", "2"]);
+    assert_eq!(dual.code, 0, "{}", dual.stderr);
+    assert!(dual.stdout.contains("2 as expected"), "{}", dual.stdout);
+    assert!(dual.stdout.contains("dual lookups, 2 threads"), "{}", dual.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
