@@ -374,7 +374,7 @@ fn solve_job(
         };
     }
     let solve = || match databases.get(&task.goal) {
-        Some(tables) => npuzzle_solver::solve_with(&task.board, &task.goal, options, &tables),
+        Some(tables) => solver.with_databases(tables).solve(&task.board, &task.goal, options),
         None => solver.solve_observed(&task.board, &task.goal, options, progress.watcher()),
     };
     match panic::catch_unwind(AssertUnwindSafe(solve)) {

@@ -1,7 +1,8 @@
 //! Solving with tables the caller holds: pattern databases and walking distance.
 //!
-//! [`solve_with`] is [`crate::solve`] plus a [`Databases`] value. It sends the requests those
-//! tables serve to their engines and everything else to [`crate::solve`] unchanged:
+//! A [`Solver`] holds its pattern databases ([`Solver::with_databases`]); its
+//! [`Solver::solve`] sends the requests those tables serve to their engines and everything
+//! else to its own engines unchanged ([`solve_with`] does the same on the shared solver):
 //!
 //! | request | engine |
 //! |---------|--------|
@@ -9,9 +10,8 @@
 //! | `--heuristic pdb` with `astar`, `wastar`, `greedy` | the generic searches of `npuzzle-search` over packed nodes, the database as heuristic |
 //! | `--heuristic walking-distance` with any informed algorithm, boards up to 4x4 | the generic searches over packed nodes with incremental walking-distance states |
 //!
-//! This is the least invasive way in while the solver's policy is being reshaped: the library
-//! reads no files and no environment; the command line finds or builds the database and passes
-//! it here.
+//! The library reads no files and no environment: the command line finds or builds the
+//! database and gives it to its solver.
 
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
@@ -27,7 +27,7 @@ use crate::pdb::Database;
 use crate::pdb_search::{self, Engine};
 use crate::policy::attempt_budget;
 use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
-use crate::{SolveError, solve};
+use crate::{SolveError, Solver};
 
 /// Pattern databases a solve may use (the command line loads them from its cache). Cheap to clone.
 #[derive(Clone, Debug, Default)]
@@ -41,7 +41,9 @@ pub struct Databases {
 }
 
 /// Solves like [`crate::solve`], with the engines that `tables` make possible (see the module
-/// docs for which requests go where).
+/// docs for which requests go where), on [`Solver::shared`] holding `tables` (see
+/// [`Solver::with_databases`]); walking distance is used when asked for even with no
+/// database in `tables`.
 ///
 /// # Errors
 /// As [`crate::solve`]; and [`SolveError::GoalSize`] for a mismatched goal before anything
@@ -53,6 +55,21 @@ pub fn solve_with(
     options: &Options,
     tables: &Databases,
 ) -> Result<Solution, SolveError> {
+    solve_in(&Solver::shared().with_databases(tables.clone()), board, goal, options)
+}
+
+/// [`Solver::solve`] with the databases `solver` holds: the request goes to the engine the
+/// module docs name, and everything else (every fallback too) to `solver`'s own engines.
+pub(crate) fn solve_in(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+) -> Result<Solution, SolveError> {
+    let solve = |board: &Board, goal: &Board, options: &Options| {
+        solver.solve_observed(board, goal, options, ())
+    };
+    let tables = solver.databases();
     if board.size() != goal.size() {
         return solve(board, goal, options);
     }
@@ -98,7 +115,7 @@ pub fn solve_with(
                     if let (Some(budget), Some(Limit::Time(_)), false) =
                         (attempt, s.limit(), cancelled)
                     {
-                        return fall_back(board, goal, options, s, budget, clock);
+                        return fall_back(solver, board, goal, options, s, budget, clock);
                     }
                     return Ok(s);
                 }
@@ -133,6 +150,7 @@ pub fn solve_with(
 /// the reduction solver) within the rest of the caller's timeout, as `auto` does without a
 /// database. The answer keeps the lower bound the attempt proved, and says what happened.
 fn fall_back(
+    solver: &Solver,
     board: &Board,
     goal: &Board,
     options: &Options,
@@ -149,13 +167,13 @@ fn fall_back(
         limits: limits.clone(),
         ..options.clone()
     };
-    let mut s = solve(board, goal, &weighted)?;
+    let mut s = solver.solve_observed(board, goal, &weighted, ())?;
     let mut notes = vec![Note::OptimalAttemptGaveUp { heuristic: HeuristicKind::Pdb, budget }];
     if s.status == Status::Solved {
         notes.push(Note::WeightedAStar { weight: options.weight });
     } else {
         let reduction = Options { algorithm: Algorithm::Reduction, limits, ..options.clone() };
-        s = solve(board, goal, &reduction)?;
+        s = solver.solve_observed(board, goal, &reduction, ())?;
     }
     notes.append(&mut s.notes);
     s.notes = notes;

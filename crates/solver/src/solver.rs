@@ -7,6 +7,7 @@ use std::time::Instant;
 use npuzzle_core::{Board, Moves, Parity};
 use npuzzle_search::{Begin, Finish, Flow, Observer};
 
+use crate::database_policy::Databases;
 use crate::dispatch::Task;
 use crate::error::SolveError;
 use crate::exact::ExactTable;
@@ -26,6 +27,9 @@ use crate::tables::Tables;
 /// make it hold more than a bounded set: about 3 MB for every 3x3 goal, about 16 MB for every
 /// 4x4 goal. The working memory of one search (A*'s records and closed set) is per thread
 /// and kept between searches.
+///
+/// It can also hold pattern databases, which the caller loads or builds (the library reads no
+/// files): [`Solver::with_databases`].
 ///
 /// [`crate::solve`] is the easy path: it uses one `Solver` shared by the process.
 ///
@@ -47,6 +51,8 @@ use crate::tables::Tables;
 #[derive(Clone, Default)]
 pub struct Solver {
     tables: Arc<Tables>,
+    /// Pattern databases the caller loaded (the library reads no files); none by default.
+    databases: Databases,
 }
 
 impl std::fmt::Debug for Solver {
@@ -65,6 +71,37 @@ impl Solver {
     pub fn shared() -> &'static Solver {
         static SHARED: OnceLock<Solver> = OnceLock::new();
         SHARED.get_or_init(Solver::new)
+    }
+
+    /// A solver sharing this one's tables that also holds `databases`: when they hold a
+    /// pattern database, its [`Solver::solve`] uses it for the boards of its size and goal
+    /// (IDA* over the database, or the database as the heuristic of A*), and walking
+    /// distance when asked for (see [`crate::solve_with`] for which request goes where).
+    /// The other methods use the solver's own engines.
+    ///
+    /// # Examples
+    /// ```
+    /// use npuzzle_core::{Board, Goal, Size};
+    /// use npuzzle_solver::pdb::{Database, Partition};
+    /// use npuzzle_solver::{Databases, Heuristic, HeuristicKind, Options, Solver};
+    /// let goal = Goal::BlankLast.board(Size::square(3)?)?;
+    /// let db = Database::build(&goal, &Partition::parse("4-4", &goal)?, 1, &|_| {}, None)?;
+    /// let solver = Solver::new().with_databases(Databases { pdb: Some(db), ..Databases::default() });
+    /// let board: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+    /// let options = Options { heuristic: Heuristic::Pdb, ..Options::default() };
+    /// let solution = solver.solve(&board, &goal, &options)?;
+    /// assert_eq!(solution.moves.len(), 31);
+    /// assert_eq!(solution.heuristic, Some(HeuristicKind::Pdb));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_databases(&self, databases: Databases) -> Solver {
+        Solver { tables: Arc::clone(&self.tables), databases }
+    }
+
+    /// The pattern databases this solver holds.
+    pub fn databases(&self) -> &Databases {
+        &self.databases
     }
 
     pub(crate) fn tables(&self) -> &Arc<Tables> {
@@ -99,7 +136,10 @@ impl Solver {
         goal: &Board,
         options: &Options,
     ) -> Result<Solution, SolveError> {
-        self.solve_observed(board, goal, options, ())
+        if self.databases.pdb.is_none() {
+            return self.solve_observed(board, goal, options, ());
+        }
+        crate::database_policy::solve_in(self, board, goal, options)
     }
 
     /// Solves like [`Solver::solve`], on the same fast engines, showing `observer` the

@@ -299,8 +299,8 @@ mod search {
     use npuzzle_core::{Board, Goal, Scrambler, Size, parse_instances};
     use npuzzle_solver::pdb::{Database, Partition};
     use npuzzle_solver::{
-        Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Status, pdb_search, solve,
-        solve_with,
+        Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Solver, Status,
+        pdb_search, solve, solve_with,
     };
 
     fn replays(board: &Board, goal: &Board, moves: &npuzzle_core::Moves) {
@@ -384,6 +384,39 @@ mod search {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_solver_holding_a_database_uses_it_and_its_own_engines_for_the_rest() {
+        let goal = Goal::BlankFirst.board(Size::square(4).unwrap()).unwrap();
+        let plain = Solver::new();
+        let dbs = Databases { pdb: Some(db(&goal, "5-5-5")), threads: 2, dual: true };
+        let solver = plain.with_databases(dbs);
+        assert!(solver.databases().pdb.is_some() && plain.databases().pdb.is_none());
+        let mut rng = Scrambler::new(5);
+        for i in 0..4 {
+            let (board, _) = rng.walk(&goal, 50 + i);
+            let s = solver.solve(&board, &goal, &Options::default()).unwrap();
+            assert_eq!(s.heuristic, Some(HeuristicKind::Pdb), "{board}");
+            assert!(s.optimal);
+            replays(&board, &goal, &s.moves);
+            let lc = Options {
+                algorithm: Algorithm::IdaStar,
+                heuristic: Heuristic::LinearConflict,
+                ..Options::default()
+            };
+            let reference = plain.solve(&board, &goal, &lc).unwrap();
+            assert_eq!(s.moves.len(), reference.moves.len(), "{board}");
+            // The plain solver has no database to use.
+            let p = plain.solve(&board, &goal, &Options::default()).unwrap();
+            assert_ne!(p.heuristic, Some(HeuristicKind::Pdb));
+        }
+        // A board of another size: the solver's own engines (and its tables, shared).
+        let small = Goal::BlankLast.board(Size::square(3).unwrap()).unwrap();
+        let board: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+        let s = solver.solve(&board, &small, &Options::default()).unwrap();
+        assert_eq!(s.moves.len(), 31);
+        assert!(plain.table_count() > 0 && solver.table_count() == plain.table_count());
     }
 
     #[test]
