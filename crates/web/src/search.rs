@@ -2,7 +2,15 @@
 //! requests that pause, step, resume and stop it.
 //!
 //! The search runs on its own thread (not the solve pool's: a stream that is paused or paced
-//! at one node a second holds its thread for minutes) through
+//! at one node a second holds its thread for minutes). A search that starts at full speed
+//! on a board of at most 4x4 with A*, Dijkstra, BFS, IDDFS or IDA* (or `auto`, watched as
+//! IDA*) runs on the solver's fast engines through [`Solver::solve_sampled`], the very search
+//! `/api/solve` runs (same answer, same counts, a few percent slower): the engine asks the
+//! watcher about every 1024 expansions whether it wants the node at hand, and the watcher
+//! says yes when a frame is due (and for the few nodes before it, shown as `recent`), or at
+//! every node while the search is paused or paced (a pause, a step or a new pace then acts
+//! node by node, as on the generic engines). Every other search (paced from the start,
+//! larger boards, DFS, greedy, weighted A*) runs on the generic engines through
 //! [`Solver::solve_watched`], whose observer here does four things at every node: it blocks
 //! while the search is paused or ahead of its pace, it decides whether this node is drawn
 //! (every node when paced; at full speed at most [`FRAME`] apart, with the number skipped),
@@ -54,8 +62,10 @@ use axum::extract::{Path, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use npuzzle_core::Board;
-use npuzzle_search::{Bound, Expand, Flow, Generate, Observer};
-use npuzzle_solver::{Limit, Reason, Record, Solution, Solver, Status, thousands};
+use npuzzle_search::{Bound, Expand, Flow, Generate, Observer, Progress};
+use npuzzle_solver::{
+    Algorithm, Limit, Reason, Record, Sampler, Solution, Solver, Status, thousands,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -400,10 +410,18 @@ struct Stream {
 }
 
 /// Runs the search on this thread and sends its events, the last being `done`.
-fn run(solver: &Solver, task: Task, stream: Stream) {
+fn run(solver: &Solver, mut task: Task, stream: Stream) {
     let Stream { session, tx, searching } = stream;
     let now = Instant::now();
+    let fast = fast_path(&mut task, &session);
+    let bounds = matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
     let mut watcher = Watcher {
+        fast,
+        bounds,
+        asked: 0,
+        last_sample: 0,
+        last_sent: 0,
+        warming: 0,
         session: &session,
         tx: &tx,
         searching,
@@ -422,11 +440,17 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         out_of_time: false,
         gone: false,
     };
-    let result = solver.solve_watched(&task.board, &task.goal, &task.options, &mut watcher);
+    let result = if watcher.fast {
+        solver.solve_sampled(&task.board, &task.goal, &task.options, &mut watcher)
+    } else {
+        solver.solve_watched(&task.board, &task.goal, &task.options, &mut watcher)
+    };
     if watcher.gone {
         return;
     }
-    watcher.last_frame();
+    if !watcher.fast {
+        watcher.last_frame();
+    }
     watcher.stats(Instant::now());
     let record = match result {
         Ok(mut solution) => {
@@ -444,6 +468,27 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         Ok(record) => watcher.send(event("done", &record)),
         Err(message) => watcher.send(event("error", &json!({ "error": message }))),
     };
+}
+
+/// Whether the search runs on the solver's fast engines, sampled (see the module's docs):
+/// when it starts at full speed on a board of at most 4x4 with an algorithm a packed engine
+/// runs (`auto` is IDA*, as [`Solver::solve_watched`] watches it).
+fn fast_path(task: &mut Task, session: &Session) -> bool {
+    let fits = task.board.width() <= 4 && task.board.height() <= 4;
+    if !fits || session.interval().is_some() {
+        return false;
+    }
+    if task.options.algorithm == Algorithm::Auto {
+        task.options.algorithm = Algorithm::IdaStar;
+    }
+    matches!(
+        task.options.algorithm,
+        Algorithm::AStar
+            | Algorithm::Dijkstra
+            | Algorithm::Bfs
+            | Algorithm::IdaStar
+            | Algorithm::Iddfs
+    )
 }
 
 /// Replays a solution, as `/api/solve` does.
@@ -502,6 +547,20 @@ struct Shown {
 
 /// The observer of a streamed search.
 struct Watcher<'a> {
+    /// The search runs on the fast engines and the watcher sees the nodes it asks for
+    /// ([`Solver::solve_sampled`]); otherwise on the generic ones, every node.
+    fast: bool,
+    /// Whether `bound` events are shown (IDA* and IDDFS; the fast A* and BFS report their
+    /// f layers and depths too, which the generic ones do not).
+    bounds: bool,
+    /// Fast: the expansions before the node the engine last asked about.
+    asked: u64,
+    /// Fast: the number of the last node sampled, and of the last sent in an event.
+    last_sample: u64,
+    last_sent: u64,
+    /// Fast: nodes still to sample, one by one, before the next frame (the last few
+    /// expanded before a frame, for `recent`).
+    warming: usize,
     session: &'a Session,
     tx: &'a mpsc::Sender<Event>,
     /// The searching time allowed.
@@ -726,10 +785,102 @@ impl Watcher<'_> {
     }
 }
 
+impl Watcher<'_> {
+    /// Whether the search must show its nodes one by one: paused, or paced.
+    fn node_by_node(&self) -> bool {
+        self.session.paused.load(Ordering::Relaxed) || self.session.interval().is_some()
+    }
+
+    /// A node of a fast search, the `n`th expanded, that this watcher asked for.
+    fn sampled(&mut self, e: &Expand<'_, Board, u32>) -> Flow {
+        let n = self.asked + 1;
+        if n != self.last_sample + 1 {
+            // Only consecutive nodes are the last few expanded.
+            self.recent.clear();
+        }
+        self.last_sample = n;
+        self.frontier = e.open();
+        self.closed = e.closed();
+        self.expanded = n;
+        self.session.expanded.store(n, Ordering::Relaxed);
+        let interval = self.session.interval();
+        if interval.is_some() || self.session.paused.load(Ordering::Relaxed) {
+            self.warming = 0;
+            self.skipped = n - self.last_sent - 1;
+            self.last_sent = n;
+            if !self.wait_turn(e, interval) || self.gone {
+                return Flow::Stop;
+            }
+        } else if self.warming > 1 {
+            self.warming -= 1;
+        } else {
+            self.warming = 0;
+            self.skipped = n - self.last_sent - 1;
+            self.last_sent = n;
+            self.last_frame = Some(Instant::now());
+            self.frame(e);
+        }
+        if self.recent.len() == SHOWN {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((e.node().clone(), e.g(), e.h()));
+        if self.gone { Flow::Stop } else { Flow::Continue }
+    }
+}
+
+impl Sampler for Watcher<'_> {
+    fn wants(&mut self, expanded: u64) -> bool {
+        self.asked = expanded;
+        if self.warming > 0 || self.node_by_node() {
+            return true;
+        }
+        match self.last_frame {
+            // The start is shown at once.
+            None => {
+                self.warming = 1;
+                true
+            }
+            Some(t) if t.elapsed() >= FRAME => {
+                // A frame is due: see the few nodes before it, one by one, then show it.
+                self.warming = SHOWN + 1;
+                true
+            }
+            Some(_) => false,
+        }
+    }
+}
+
 impl Observer<Board, u32> for Watcher<'_> {
+    fn progress(&mut self, e: &Progress) -> Flow {
+        if !self.fast {
+            return Flow::Continue;
+        }
+        if self.session.cancelled() {
+            return Flow::Stop;
+        }
+        if !self.node_by_node() {
+            self.expanded = e.expanded();
+            self.session.expanded.store(self.expanded, Ordering::Relaxed);
+        }
+        self.generated = e.generated();
+        self.frontier = usize::try_from(e.frontier()).unwrap_or(usize::MAX);
+        let now = Instant::now();
+        if now.duration_since(self.last_stats.0) >= STATS_EVERY {
+            self.stats(now);
+            if now.duration_since(self.started).saturating_sub(self.waited) > self.searching {
+                self.out_of_time = true;
+                return Flow::Stop;
+            }
+        }
+        if self.gone { Flow::Stop } else { Flow::Continue }
+    }
+
     fn expand(&mut self, e: &Expand<'_, Board, u32>) -> Flow {
         if self.session.cancelled() {
             return Flow::Stop;
+        }
+        if self.fast {
+            return self.sampled(e);
         }
         self.frontier = e.open();
         self.closed = e.closed();
@@ -776,6 +927,9 @@ impl Observer<Board, u32> for Watcher<'_> {
     }
 
     fn bound(&mut self, e: &Bound<u32>) -> Flow {
+        if !self.bounds {
+            return Flow::Continue;
+        }
         let data = json!({ "bound": e.bound(), "expanded": e.expanded() });
         if self.send(event("bound", &data)) { Flow::Continue } else { Flow::Stop }
     }

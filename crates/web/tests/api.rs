@@ -531,6 +531,52 @@ async fn search_streams_start_expansions_stats_and_the_solve_record_last() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_speed_search_on_4x4_runs_the_solvers_engine_and_shows_samples() {
+    let state = state();
+    // A* with Manhattan on a hard 4x4 board, up to a million nodes: several frames.
+    let board = HARD_4X4;
+    let q = query(board, "algorithm=astar&heuristic=manhattan&max_nodes=1000000");
+    let events = Events::open(&state, &q).await.all().await;
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done");
+    // The very answer /api/solve gives under the same caps, counts included: the same
+    // engine ran.
+    let (_, solved) = solve(
+        &state,
+        json!({"board": board, "algorithm": "astar", "heuristic": "manhattan",
+               "max_nodes": 1_000_000, "max_memory_mib": 96}),
+    )
+    .await;
+    assert_eq!(without_seconds(done.clone()), without_seconds(solved));
+    let expands: Vec<&Value> =
+        events.iter().filter(|(n, _)| n == "expand").map(|(_, v)| v).collect();
+    assert!(expands.len() >= 2, "{} frames", expands.len());
+    assert_eq!(expands[0]["n"], 1);
+    assert_eq!(expands[0]["board"], board);
+    let mut previous = 0;
+    for e in &expands {
+        let n = e["n"].as_u64().unwrap();
+        assert_eq!(e["skipped"].as_u64().unwrap(), n - previous - 1, "{e}");
+        previous = n;
+        assert_eq!(e["f"].as_u64(), Some(e["g"].as_u64().unwrap() + e["h"].as_u64().unwrap()));
+        let shown: Board = e["board"].as_str().unwrap().parse().unwrap();
+        // The last expanded before it: five, each a real board, the newest first.
+        if n > 6 {
+            let recent = e["recent"].as_array().unwrap();
+            assert_eq!(recent.len(), 5, "{e}");
+            for r in recent {
+                assert_ne!(r["board"].as_str().unwrap().parse::<Board>().unwrap(), shown);
+            }
+            for best in e["soonest"].as_array().unwrap() {
+                assert!(best["f"].as_u64() >= e["f"].as_u64(), "{e}");
+            }
+        }
+    }
+    assert!(previous <= done["expanded"].as_u64().unwrap());
+    assert!(events.iter().all(|(n, _)| n != "bound"), "A* shows no bounds");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paced_search_shows_every_node_with_the_open_list_and_the_last_closed() {
     let state = state();
     // 25 a second: slow enough that every event carries the lists (see search::FRAME).
