@@ -91,6 +91,7 @@
 
 mod assets;
 mod error;
+pub mod gate;
 pub mod hint;
 pub mod pool;
 pub mod priority;
@@ -149,6 +150,9 @@ pub struct Config {
     /// The most memory one streamed search may hold, in bytes (default 96 MiB), so streams
     /// hold at most `streams × stream_memory`.
     pub stream_memory: usize,
+    /// Streamed searches computing at once (default: the machine's cores); the others wait
+    /// for their turn (see [`gate`]).
+    pub stream_workers: usize,
 }
 
 impl Config {
@@ -172,6 +176,7 @@ impl Default for Config {
             stream_time: Duration::from_secs(30),
             stream_wall: Duration::from_secs(30 * 60),
             stream_memory: 96 << 20,
+            stream_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 }
@@ -193,7 +198,8 @@ impl AppState {
     /// The state for `config`, with its pool.
     pub fn new(config: Config) -> Arc<AppState> {
         let pool = Pool::new(config.workers, config.queue, config.queue_wait);
-        Arc::new(AppState { config, solver: Solver::new(), pool, streams: Arc::default() })
+        let streams = Arc::new(Streams::new(config.stream_workers));
+        Arc::new(AppState { config, solver: Solver::new(), pool, streams })
     }
 }
 

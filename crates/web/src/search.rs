@@ -38,7 +38,8 @@
 //!   wall seconds since the start, `searching` the seconds not spent waiting (for the pace,
 //!   a pause, or a slow client), `nodes_per_second` the rate since the previous `stats`.
 //! - `state`: `{"state": "paused" | "running", "expanded"}` when a control request changes
-//!   it; a paused search has just sent the `expand` event of the node it waits on.
+//!   it; a paused search has just sent the `expand` event of the node it waits on; and
+//!   `queued` before a search waits for its turn (see Turns below).
 //! - `limit`: `{"message"}` when a server cap stopped the search, in words with advice
 //!   ("BFS stopped at 1,000,000 nodes: try A* with linear conflict").
 //! - `done`: the last event, the object `POST /api/solve` answers (see
@@ -47,8 +48,17 @@
 //! # Control
 //! `POST /api/search/{id}/pause`, `.../resume`, `.../step` (a paused search expands one node
 //! and waits again; a running one pauses first), `.../stop` and `.../pace/{nodes_per_second}`
-//! (0: full speed) answer `{"id", "state", "expanded"}`, or 404 when no such search runs. Closing the stream stops the search: the
-//! observer notices at the next node, or within [`POLL`] while it waits.
+//! (0: full speed) answer `{"id", "state", "expanded"}`, or 404 when no such search runs.
+//! Closing the stream stops the search: the server notices at its next failed write (it
+//! writes at least every [`KEEP_ALIVE`], a comment line when there is no event), and the
+//! search at its next node (fast engines: within 1024 nodes), or within [`POLL`] while it
+//! waits.
+//!
+//! # Turns
+//! Searches compute only while they hold a turn on the cores ([`crate::gate`]): one that
+//! starts while every turn is taken first sends `state` `{"state": "queued", "expanded": 0,
+//! "ahead"}` (`ahead`: searches waiting before it) and, once it has a turn, `{"state":
+//! "running", "expanded": 0}`.
 
 use std::collections::{HashMap, VecDeque};
 use std::pin::Pin;
@@ -72,6 +82,7 @@ use tokio::sync::mpsc;
 
 use crate::AppState;
 use crate::error::{AppError, AppQuery};
+use crate::gate::{Gate, Turn};
 use crate::solve::{SolveRequest, Task};
 
 /// At full speed, the least time between two `expand` events: about 30 frames a second.
@@ -82,6 +93,11 @@ pub const STATS_EVERY: Duration = Duration::from_millis(250);
 pub const POLL: Duration = Duration::from_millis(20);
 /// How many of the open list's best boards, and of the last expanded, each `expand` shows.
 pub const SHOWN: usize = 5;
+/// The longest a stream goes without writing: a comment line then. The server learns that
+/// a client has gone only when a write to its socket fails (the first write after the
+/// client closed is still accepted; the one after fails), so a paused or slowly paced
+/// search whose client left is stopped within about two of these.
+pub const KEEP_ALIVE: Duration = Duration::from_millis(25);
 /// Events buffered between the search thread and the connection.
 const CHANNEL: usize = 256;
 
@@ -108,14 +124,38 @@ pub struct SearchQuery {
 }
 
 /// The streams running now, by id, and how many there may be.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Streams {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     running: AtomicUsize,
     next: AtomicU64,
+    /// The turns their searches take on the cores.
+    gate: Gate,
+}
+
+impl Default for Streams {
+    /// As many turns as cores.
+    fn default() -> Streams {
+        Streams::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    }
 }
 
 impl Streams {
+    /// No streams yet; their searches compute `turns` at a time (see [`crate::gate`]).
+    pub fn new(turns: usize) -> Streams {
+        Streams {
+            sessions: Mutex::default(),
+            running: AtomicUsize::new(0),
+            next: AtomicU64::new(0),
+            gate: Gate::new(turns),
+        }
+    }
+
+    /// Searches computing now, and searches waiting for their turn.
+    pub fn computing(&self) -> (usize, usize) {
+        (self.gate.computing(), self.gate.waiting())
+    }
+
     /// Searches streaming now (their threads included, until they have stopped).
     pub fn running(&self) -> usize {
         self.running.load(Ordering::Relaxed)
@@ -364,17 +404,19 @@ pub async fn handler(
     let _ = tx.try_send(event("start", &start));
     let solver = state.solver.clone();
     let thread_session = Arc::clone(&session);
+    let streams = Arc::clone(&state.streams);
     let spawned = std::thread::Builder::new().name("npuzzle-search".into()).spawn(move || {
         let _slot = slot;
         crate::priority::lower_this_thread();
-        run(&solver, task, Stream { session: thread_session, tx, searching });
+        let gate = &streams.gate;
+        run(&solver, task, Stream { session: thread_session, tx, searching, gate });
     });
     if spawned.is_err() {
         // The slot went with the closure; the session is forgotten with it.
         return Err(AppError::busy());
     }
     let body = EventStream { rx, session };
-    Ok(Sse::new(body).keep_alive(KeepAlive::new().interval(Duration::from_secs(5))).into_response())
+    Ok(Sse::new(body).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)).into_response())
 }
 
 /// The SSE body: the events the search thread sends; dropping it (the client went away)
@@ -403,19 +445,21 @@ fn event(name: &str, data: &impl Serialize) -> Event {
 }
 
 /// What the search thread needs besides the task.
-struct Stream {
+struct Stream<'g> {
     session: Arc<Session>,
     tx: mpsc::Sender<Event>,
     searching: Duration,
+    gate: &'g Gate,
 }
 
 /// Runs the search on this thread and sends its events, the last being `done`.
 fn run(solver: &Solver, mut task: Task, stream: Stream) {
-    let Stream { session, tx, searching } = stream;
+    let Stream { session, tx, searching, gate } = stream;
     let now = Instant::now();
     let fast = fast_path(&mut task, &session);
     let bounds = matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
     let mut watcher = Watcher {
+        turn: Turn::new(gate, &session.cancel),
         fast,
         bounds,
         asked: 0,
@@ -440,11 +484,22 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
         out_of_time: false,
         gone: false,
     };
+    if !watcher.turn.try_hold() {
+        // Every turn is taken: say so, wait for one (or for the client to give up).
+        let ahead = gate.waiting();
+        watcher.send(event("state", &json!({"state": "queued", "expanded": 0, "ahead": ahead})));
+        let began = Instant::now();
+        if watcher.turn.hold() {
+            watcher.send(event("state", &json!({"state": "running", "expanded": 0})));
+        }
+        watcher.waited += began.elapsed();
+    }
     let result = if watcher.fast {
         solver.solve_sampled(&task.board, &task.goal, &task.options, &mut watcher)
     } else {
         solver.solve_watched(&task.board, &task.goal, &task.options, &mut watcher)
     };
+    watcher.turn.release();
     if watcher.gone {
         return;
     }
@@ -547,6 +602,8 @@ struct Shown {
 
 /// The observer of a streamed search.
 struct Watcher<'a> {
+    /// Its turn on the cores: held while it computes.
+    turn: Turn<'a>,
     /// The search runs on the fast engines and the watcher sees the nodes it asks for
     /// ([`Solver::solve_sampled`]); otherwise on the generic ones, every node.
     fast: bool,
@@ -592,6 +649,7 @@ impl Watcher<'_> {
     fn send(&mut self, event: Event) -> bool {
         let mut event = event;
         let began = Instant::now();
+        let mut released = false;
         loop {
             match self.tx.try_send(event) {
                 Ok(()) => break,
@@ -604,9 +662,16 @@ impl Watcher<'_> {
                         break;
                     }
                     event = back;
+                    if !released {
+                        // The client reads slowly: let another search compute meanwhile.
+                        released = self.turn.try_release();
+                    }
                     std::thread::sleep(Duration::from_millis(2));
                 }
             }
+        }
+        if released {
+            self.turn.hold();
         }
         self.waited += began.elapsed();
         !self.gone
@@ -722,6 +787,7 @@ impl Watcher<'_> {
                     break;
                 }
                 let wait = (self.due - now).min(POLL);
+                self.turn.release();
                 control = self
                     .session
                     .wake
@@ -731,6 +797,9 @@ impl Watcher<'_> {
             }
             let paused = control.paused;
             drop(control);
+            if !self.turn.hold() {
+                return false;
+            }
             self.waited += began.elapsed();
             self.due = self.due.max(Instant::now() - interval) + interval;
             if !paused {
@@ -768,14 +837,19 @@ impl Watcher<'_> {
                 }
                 if control.steps > 0 {
                     control.steps -= 1;
+                    drop(control);
                     break;
                 }
+                self.turn.release();
                 control = self
                     .session
                     .wake
                     .wait_timeout(control, POLL)
                     .unwrap_or_else(|p| p.into_inner())
                     .0;
+            }
+            if !self.turn.hold() {
+                return false;
             }
             self.waited += began.elapsed();
             // After a pause, the pace starts afresh.
@@ -855,7 +929,7 @@ impl Observer<Board, u32> for Watcher<'_> {
         if !self.fast {
             return Flow::Continue;
         }
-        if self.session.cancelled() {
+        if self.session.cancelled() || !self.turn.share() {
             return Flow::Stop;
         }
         if !self.node_by_node() {
@@ -881,6 +955,9 @@ impl Observer<Board, u32> for Watcher<'_> {
         }
         if self.fast {
             return self.sampled(e);
+        }
+        if !self.turn.share() {
+            return Flow::Stop;
         }
         self.frontier = e.open();
         self.closed = e.closed();

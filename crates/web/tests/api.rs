@@ -404,6 +404,8 @@ impl Events {
     /// The next event (name and JSON data), or `None` when the stream ends or nothing comes
     /// within `wait`. Keep-alive comments are skipped.
     async fn next_within(&mut self, wait: Duration) -> Option<(String, Value)> {
+        // One deadline for the whole wait: keep-alive comments come every few milliseconds.
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
                 let block: String = self.buffer.drain(..end + 2).collect();
@@ -420,7 +422,7 @@ impl Events {
                 }
                 return Some((name, serde_json::from_str(&data).unwrap()));
             }
-            let frame = tokio::time::timeout(wait, self.body.frame()).await.ok()??.unwrap();
+            let frame = tokio::time::timeout_at(deadline, self.body.frame()).await.ok()??.unwrap();
             if let Ok(bytes) = frame.into_data() {
                 self.buffer.push_str(std::str::from_utf8(&bytes).unwrap());
             }
@@ -710,6 +712,32 @@ async fn pause_step_resume_and_stop_act_on_a_running_search() {
     assert!(rest.iter().all(|(n, _)| n != "limit"), "a stop asked for is no cap");
     until_no_stream(&state).await;
     assert_eq!(control(&state, &id, "bogus").await.0, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searches_beyond_the_turns_wait_in_line_and_say_so() {
+    let state = AppState::new(Config { stream_workers: 1, ..Config::default() });
+    // One turn: a paused search gives it back, so the first holds it by running (BFS on a
+    // hard 4x4 runs for a while at full speed).
+    let mut first = Events::open(&state, &query(HARD_4X4, "algorithm=bfs")).await;
+    let id = first.next().await.unwrap().1["id"].as_str().unwrap().to_string();
+    assert_eq!(first.next().await.unwrap().0, "expand");
+    let mut second = Events::open(&state, &query(HARD_3X3, "algorithm=astar")).await;
+    assert_eq!(second.next().await.unwrap().0, "start");
+    let (name, queued) = second.next().await.unwrap();
+    assert_eq!((name.as_str(), &queued["state"]), ("state", &json!("queued")), "{queued}");
+    assert_eq!(queued["ahead"], 0);
+    // After a quantum the first gives its turn to the one waiting: the second runs.
+    let rest = second.all().await;
+    assert_eq!(rest[0].0, "state");
+    assert_eq!(rest[0].1["state"], "running");
+    assert_eq!(rest.last().unwrap().0, "done");
+    assert_solves(&rest.last().unwrap().1);
+    assert!(rest.iter().all(|(n, e)| n != "state" || e["state"] != "queued"), "queued once");
+    let _ = control(&state, &id, "stop").await;
+    drop(first);
+    until_no_stream(&state).await;
+    assert_eq!(state.streams.computing(), (0, 0));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
