@@ -9,7 +9,8 @@
 //! A search gives its turn back whenever it waits anyway (for its pace, a pause, or a slow
 //! client), and after [`QUANTUM`] of computing when another search is waiting, then queues
 //! again at the back: every search progresses, and only the turns' worth of threads compete
-//! with the async ones.
+//! with the async ones. Searches paced slowly (see [`crate::search::SLOW_PACE`]) compute
+//! their few nodes without a turn.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -161,9 +162,13 @@ impl<'a> Turn<'a> {
         held
     }
 
-    /// After [`QUANTUM`] with a turn while others wait: gives it back and queues again.
-    /// False if the search was cancelled while it waited.
+    /// Holds a turn (waiting for one if it has none), and after [`QUANTUM`] with a turn while
+    /// others wait, gives it back and queues again. False if the search was cancelled while
+    /// it waited.
     pub fn share(&mut self) -> bool {
+        if self.since.is_none() {
+            return self.hold();
+        }
         if self.gate.waiting() == 0 {
             return true;
         }

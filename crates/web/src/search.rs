@@ -98,6 +98,10 @@ pub const SHOWN: usize = 5;
 /// client closed is still accepted; the one after fails), so a paused or slowly paced
 /// search whose client left is stopped within about two of these.
 pub const KEEP_ALIVE: Duration = Duration::from_millis(25);
+/// Searches paced at most one node this often (10,000 nodes a second) compute without a
+/// turn on the cores (see [`crate::gate`]): each node costs microseconds, and waiting in
+/// line would break the pace.
+pub const SLOW_PACE: Duration = Duration::from_micros(100);
 /// Events buffered between the search thread and the connection.
 const CHANNEL: usize = 256;
 
@@ -484,7 +488,7 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
         out_of_time: false,
         gone: false,
     };
-    if !watcher.turn.try_hold() {
+    if watcher.needs_turn() && !watcher.turn.try_hold() {
         // Every turn is taken: say so, wait for one (or for the client to give up).
         let ahead = gate.waiting();
         watcher.send(event("state", &json!({"state": "queued", "expanded": 0, "ahead": ahead})));
@@ -670,7 +674,7 @@ impl Watcher<'_> {
                 }
             }
         }
-        if released {
+        if released && self.needs_turn() {
             self.turn.hold();
         }
         self.waited += began.elapsed();
@@ -797,7 +801,7 @@ impl Watcher<'_> {
             }
             let paused = control.paused;
             drop(control);
-            if !self.turn.hold() {
+            if self.needs_turn() && !self.turn.hold() {
                 return false;
             }
             self.waited += began.elapsed();
@@ -848,7 +852,7 @@ impl Watcher<'_> {
                     .unwrap_or_else(|p| p.into_inner())
                     .0;
             }
-            if !self.turn.hold() {
+            if self.needs_turn() && !self.turn.hold() {
                 return false;
             }
             self.waited += began.elapsed();
@@ -860,6 +864,25 @@ impl Watcher<'_> {
 }
 
 impl Watcher<'_> {
+    /// Whether the search computes enough to need a turn: it runs at full speed or at a pace
+    /// faster than [`SLOW_PACE`] allows (a slower one computes a node now and then, and
+    /// waiting in line would only break its pace).
+    fn needs_turn(&self) -> bool {
+        !self.session.paused.load(Ordering::Relaxed)
+            && self.session.interval().is_none_or(|every| every < SLOW_PACE)
+    }
+
+    /// At a node or check: takes turns as [`Watcher::needs_turn`] says (giving the turn up
+    /// after a quantum when others wait); false when cancelled while waiting.
+    fn take_turns(&mut self) -> bool {
+        if self.needs_turn() {
+            self.turn.share()
+        } else {
+            self.turn.release();
+            true
+        }
+    }
+
     /// Whether the search must show its nodes one by one: paused, or paced.
     fn node_by_node(&self) -> bool {
         self.session.paused.load(Ordering::Relaxed) || self.session.interval().is_some()
@@ -929,7 +952,7 @@ impl Observer<Board, u32> for Watcher<'_> {
         if !self.fast {
             return Flow::Continue;
         }
-        if self.session.cancelled() || !self.turn.share() {
+        if self.session.cancelled() || !self.take_turns() {
             return Flow::Stop;
         }
         if !self.node_by_node() {
@@ -956,7 +979,7 @@ impl Observer<Board, u32> for Watcher<'_> {
         if self.fast {
             return self.sampled(e);
         }
-        if !self.turn.share() {
+        if !self.take_turns() {
             return Flow::Stop;
         }
         self.frontier = e.open();
