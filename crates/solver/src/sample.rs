@@ -143,13 +143,17 @@ mod tests {
     use super::*;
     use crate::{Algorithm, Heuristic, Options, Solver};
 
+    /// A board with g and h.
+    type Costed = (Board, u32, u32);
+    /// What a sample showed: expansions before it, the board, g, h, open, closed, soonest.
+    type Seen = (u64, Board, u32, u32, usize, usize, Vec<Costed>);
+
     /// Wants the first `first` nodes, then one at each check; keeps what it saw.
     #[derive(Default)]
     struct Every {
         first: u64,
         asked: Vec<u64>,
-        /// (expanded before, board, g, h, open, closed, soonest as (board, g, h)).
-        seen: Vec<(u64, Board, u32, u32, usize, usize, Vec<(Board, u32, u32)>)>,
+        seen: Vec<Seen>,
         progress: u64,
     }
 
