@@ -23,8 +23,10 @@
 //!   streamed as Server-Sent Events, node by node, ending with the object `/api/solve`
 //!   answers; `POST /api/search/{id}/pause|resume|step|stop` and `.../pace/{n}` control it
 //!   (see [`search`]).
-//! - `GET /healthz`: `{"status": "ok", "pool": {...}, "streams": {"running", "max"}}`,
-//!   answered on the async threads even while every solver worker is busy.
+//! - `GET /healthz`: `{"status": "ok", "pool": {...}, "streams": {"running", "max",
+//!   "computing", "waiting"}}` (streams open, the most that may be, and their searches
+//!   holding a turn on the cores or waiting for one: see [`gate`]), answered on the async
+//!   threads even while every solver worker is busy.
 //!
 //! Errors are `{"error": "one line"}`: 400 for bad input (malformed JSON, unknown fields, an
 //! invalid board, a goal of another size, an unknown algorithm), 413 for a body over
@@ -236,7 +238,12 @@ async fn healthz(
     axum::Json(serde_json::json!({
         "status": "ok",
         "pool": state.pool.load(),
-        "streams": { "running": state.streams.running(), "max": state.config.streams },
+        "streams": {
+            "running": state.streams.running(),
+            "max": state.config.streams,
+            "computing": state.streams.computing().0,
+            "waiting": state.streams.computing().1,
+        },
     }))
 }
 

@@ -461,7 +461,9 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
     let Stream { session, tx, searching, gate } = stream;
     let now = Instant::now();
     let fast = fast_path(&mut task, &session);
-    let bounds = matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
+    // The generic engines report bounds for IDA* and IDDFS only; the fast A* and BFS report
+    // their f layers and depths too, which the page does not show.
+    let bounds = !fast || matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
     let mut watcher = Watcher {
         turn: Turn::new(gate, &session.cancel),
         fast,
