@@ -511,6 +511,11 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
     }
     if !watcher.fast {
         watcher.last_frame();
+    } else if let Ok(solution) = &result {
+        // The fast engines report counts only every 1024 nodes: the last stats are exact.
+        watcher.expanded = solution.stats.expanded;
+        watcher.generated = solution.stats.generated;
+        watcher.session.expanded.store(watcher.expanded, Ordering::Relaxed);
     }
     watcher.stats(Instant::now());
     let record = match result {

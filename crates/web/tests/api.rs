@@ -576,6 +576,10 @@ async fn a_full_speed_search_on_4x4_runs_the_solvers_engine_and_shows_samples() 
     }
     assert!(previous <= done["expanded"].as_u64().unwrap());
     assert!(events.iter().all(|(n, _)| n != "bound"), "A* shows no bounds");
+    // The last stats are the search's own counts.
+    let stats = &events.iter().rev().find(|(n, _)| n == "stats").unwrap().1;
+    assert_eq!(stats["expanded"], done["expanded"]);
+    assert_eq!(stats["generated"], done["generated"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
