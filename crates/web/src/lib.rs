@@ -35,7 +35,8 @@
 //!
 //! Solves run on a bounded pool of blocking threads (see [`pool`]), each under node, time
 //! and memory limits capped by [`Config`]; a client that goes away cancels its solve.
-//! Streamed searches run on threads of their own, as many as [`Config::streams`]. Every
+//! Streamed searches run on threads of their own, as many as [`Config::streams`], of which
+//! at most [`Config::stream_workers`] compute at once, taking turns ([`gate`]). Every
 //! solver thread lowers its own priority ([`priority`]) so the request threads stay quick.
 //!
 //! # The page's testing contract
