@@ -5,14 +5,19 @@ use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use npuzzle_core::Board;
+use npuzzle_core::{Board, Moves};
 use npuzzle_solver::pdb::Progress as BuildProgress;
+use npuzzle_solver::reduction::manhattan_lower_bound;
 use npuzzle_solver::twentyfour::{self, Config, Progress, Tables};
-use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Solution, thousands};
+use npuzzle_solver::{
+    Algorithm, Heuristic, HeuristicKind, Limit, Limits, Options, Reason, Solution, Stats, Status,
+    thousands,
+};
 
 use crate::pdb_cmd;
 
@@ -28,6 +33,32 @@ pub fn applies(goal: &Board, algorithm: Algorithm, heuristic: Heuristic) -> bool
 /// progress bar on a terminal (about a minute on two cores, 128 MB on disk), or `None` with a
 /// warning when they cannot be had.
 pub fn tables(goal: &Board, threads: usize, cancel: Option<&AtomicBool>) -> Option<Tables> {
+    match tables_within(goal, threads, cancel, None) {
+        Lookup::Ready(tables) => Some(tables),
+        Lookup::OutOfTime(_) | Lookup::Unavailable => None,
+    }
+}
+
+/// What [`tables_within`] found.
+#[derive(Clone)]
+pub enum Lookup {
+    /// The tables, cached or just built.
+    Ready(Tables),
+    /// The build was stopped when the time limit (the duration) ran out.
+    OutOfTime(Duration),
+    /// They cannot be had (cancelled, unwritable cache, ...): a warning was printed.
+    Unavailable,
+}
+
+/// [`tables`], with the build stopped once `timeout` has passed: a build takes about a minute,
+/// and no solve may run past its time limit. A stopped build prints how to build the tables
+/// once, with no limit.
+pub fn tables_within(
+    goal: &Board,
+    threads: usize,
+    cancel: Option<&AtomicBool>,
+    timeout: Option<Duration>,
+) -> Lookup {
     let cache = pdb_cmd::cache();
     let base_goal = Tables::korf_felner_base_goal();
     let base_partition = Tables::korf_felner_base_partition();
@@ -58,7 +89,10 @@ pub fn tables(goal: &Board, threads: usize, cancel: Option<&AtomicBool>) -> Opti
         }
     };
     let mut warn = |w: &str| crate::stdio::complain(format_args!("warning: {w}"));
-    let result = Tables::korf_felner_cached(&cache, goal, threads, &update, cancel, &mut warn);
+    let deadline = timeout.filter(|_| !cached).map(|t| clock + t);
+    let (result, out_of_time) = until(deadline, cancel, |stop| {
+        Tables::korf_felner_cached(&cache, goal, threads, &update, stop, &mut warn)
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -70,12 +104,72 @@ pub fn tables(goal: &Board, threads: usize, cancel: Option<&AtomicBool>) -> Opti
                     clock.elapsed().as_secs_f64()
                 ));
             }
-            Some(t)
+            Lookup::Ready(t)
+        }
+        Err(_) if out_of_time => {
+            let timeout = timeout.unwrap_or_default();
+            crate::stdio::complain(format_args!(
+                "the 6-6-6-6 tables were not built within the time limit ({:.0} s): build them \
+                 once with `npuzzle pdb build --partition korf-felner` (about a minute)",
+                timeout.as_secs_f64()
+            ));
+            Lookup::OutOfTime(timeout)
         }
         Err(e) => {
             crate::stdio::complain(format_args!("warning: {e:#}"));
-            None
+            Lookup::Unavailable
         }
+    }
+}
+
+/// Runs `work` with a stop flag that is raised when `cancel` is, or at `deadline`; returns its
+/// result and whether the deadline raised the flag. A watcher thread polls every 20 ms.
+fn until<T>(
+    deadline: Option<Instant>,
+    cancel: Option<&AtomicBool>,
+    work: impl FnOnce(Option<&AtomicBool>) -> T,
+) -> (T, bool) {
+    let Some(deadline) = deadline else {
+        return (work(cancel), false);
+    };
+    let stop = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    let out_of_time = AtomicBool::new(false);
+    let result = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !finished.load(Relaxed) {
+                if Instant::now() >= deadline {
+                    out_of_time.store(true, Relaxed);
+                    stop.store(true, Relaxed);
+                    break;
+                }
+                if cancel.is_some_and(|c| c.load(Relaxed)) {
+                    stop.store(true, Relaxed);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let result = work(Some(&stop));
+        finished.store(true, Relaxed);
+        result
+    });
+    (result, out_of_time.load(Relaxed))
+}
+
+/// The answer for `board` when the tables could not be built within `timeout`: a time limit,
+/// with the Manhattan distance as the lower bound.
+fn out_of_time(board: &Board, goal: &Board, timeout: Duration) -> Solution {
+    Solution {
+        status: Status::Limit,
+        moves: Moves::default(),
+        optimal: false,
+        algorithm: Algorithm::IdaStar,
+        heuristic: Some(HeuristicKind::Pdb),
+        stats: Stats { seconds: timeout.as_secs_f64(), ..Stats::default() },
+        lower_bound: Some(manhattan_lower_bound(board, goal)),
+        reason: Some(Reason::Limit(Limit::Time(timeout))),
+        notes: Vec::new(),
     }
 }
 
@@ -129,7 +223,7 @@ pub fn solve(
 /// once per goal on first use.
 pub struct Cached {
     threads: usize,
-    by_goal: Mutex<HashMap<Board, Option<Tables>>>,
+    by_goal: Mutex<HashMap<Board, Lookup>>,
 }
 
 impl Cached {
@@ -140,30 +234,44 @@ impl Cached {
 
     /// The tables when `options` ask for an optimal answer (`--optimal`, or IDA* over
     /// pattern databases) on a 5x5 goal with the blank in a corner; else `None` (auto on 5x5
-    /// stays with its fast solvers).
-    pub fn get(&self, goal: &Board, options: &Options) -> Option<Tables> {
+    /// stays with its fast solvers). A build runs within `options`' time limit; once it has
+    /// run out of time (or failed), later boards of the run are not made to wait for it again.
+    pub fn get(&self, goal: &Board, options: &Options) -> Option<Lookup> {
         let wanted = options.optimal
             || (options.algorithm == Algorithm::IdaStar && options.heuristic == Heuristic::Pdb);
         if !wanted || !applies(goal, options.algorithm, options.heuristic) {
             return None;
         }
         let mut map = self.by_goal.lock().unwrap_or_else(|e| e.into_inner());
-        map.entry(goal.clone())
-            .or_insert_with(|| {
-                tables(goal, pdb_cmd::available_threads(), options.limits.cancel.as_deref())
-            })
-            .clone()
+        let found = map.entry(goal.clone()).or_insert_with(|| {
+            tables_within(
+                goal,
+                pdb_cmd::available_threads(),
+                options.limits.cancel.as_deref(),
+                options.limits.timeout,
+            )
+        });
+        Some(found.clone())
     }
 
-    /// Solves `board` with `tables` as [`solve`] does, on this run's threads.
+    /// Solves `board` with the `found` tables as [`solve`] does, on this run's threads: a time
+    /// limit when the tables ran out of time; `None` when there are none (the caller solves
+    /// another way).
     pub fn solve(
         &self,
-        tables: &Tables,
+        found: &Lookup,
         board: &Board,
+        goal: &Board,
         options: &Options,
-    ) -> Result<Solution, String> {
-        solve(tables, board, &options.limits, self.threads, None, "search")
-            .map_err(|e| format!("{e:#}"))
+    ) -> Option<Result<Solution, String>> {
+        match found {
+            Lookup::Ready(tables) => Some(
+                solve(tables, board, &options.limits, self.threads, None, "search")
+                    .map_err(|e| format!("{e:#}")),
+            ),
+            Lookup::OutOfTime(timeout) => Some(Ok(out_of_time(board, goal, *timeout))),
+            Lookup::Unavailable => None,
+        }
     }
 }
 

@@ -365,13 +365,18 @@ fn solve_job(
     };
     // A solver bug must not take the other boards of a batch down with it; the panic hook has
     // already printed the details.
-    if let Some(tables) = databases.korf24.get(&task.goal, options) {
-        let solve = || databases.korf24.solve(&tables, &task.board, options);
-        return match panic::catch_unwind(AssertUnwindSafe(solve)) {
-            Ok(Ok(solution)) => Outcome::Done(solution),
-            Ok(Err(err)) => Outcome::Invalid(err),
-            Err(_) => Outcome::Invalid("internal error: the solver panicked on this board".into()),
-        };
+    if let Some(found) = databases.korf24.get(&task.goal, options) {
+        let solve = || databases.korf24.solve(&found, &task.board, &task.goal, options);
+        match panic::catch_unwind(AssertUnwindSafe(solve)) {
+            Ok(Some(Ok(solution))) => return Outcome::Done(solution),
+            Ok(Some(Err(err))) => return Outcome::Invalid(err),
+            Ok(None) => {}
+            Err(_) => {
+                return Outcome::Invalid(
+                    "internal error: the solver panicked on this board".into(),
+                );
+            }
+        }
     }
     let solve = || match databases.get(&task.goal) {
         Some(tables) => solver.with_databases(tables).solve(&task.board, &task.goal, options),

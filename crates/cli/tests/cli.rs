@@ -1248,6 +1248,35 @@ fn auto_tries_weighted_a_star_on_5x5_before_the_reduction_solver() {
 }
 
 #[test]
+fn an_optimal_5x5_solve_stops_building_its_tables_at_the_time_limit() {
+    // With an empty cache the 6-6-6-6 tables take about a minute to build: a one-second limit
+    // stops the build, answers "limit" and says how to build them once.
+    let dir = std::env::temp_dir().join(format!("npuzzle-cli-korf24-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let korf24 = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+    let run = npuzzle_in(
+        &dir,
+        &["solve", "--optimal", "--timeout", "1", "-g", "blank-first", "-f", "json", korf24],
+    );
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["status"], "limit");
+    assert_eq!(r["moves"], "");
+    assert!(r["lower_bound"].as_u64().unwrap() >= 70, "{r}");
+    assert!(
+        run.stderr.contains(
+            "the 6-6-6-6 tables were not built within the time limit (1 s): build them once \
+             with `npuzzle pdb build --partition korf-felner`"
+        ),
+        "{}",
+        run.stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).map(|d| d.flatten().collect()).unwrap_or_default();
+    assert!(left.iter().all(|e| !e.file_name().to_string_lossy().ends_with(".pdb")), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_limit_names_its_lower_bound_and_a_change_that_helps_with_the_options_given() {
     let run = npuzzle(&["solve", "-a", "idastar", "--max-nodes", "1000", "-f", "json", SLOW_4]);
     assert_eq!(run.code, 4);

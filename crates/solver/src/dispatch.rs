@@ -71,7 +71,7 @@ impl Task<'_> {
 
     /// Runs `step` on the fast engines, showing `observer` the node-free events (bounds and
     /// progress) of the packed engines.
-    pub(crate) fn run(&self, step: &Step, observer: &mut dyn Observer<Board, u32>) -> Answer {
+    pub(crate) fn run(&self, step: &Step, observer: &mut dyn crate::Sampler) -> Answer {
         match *step {
             Step::Table => self.answer(self.table()),
             Step::Reduction { improve } => self.answer(self.reduction(improve)),
@@ -238,7 +238,7 @@ impl Task<'_> {
         heuristic: Option<HeuristicKind>,
         weight: f64,
         timeout: Option<Duration>,
-        observer: &mut dyn Observer<Board, u32>,
+        observer: &mut dyn crate::Sampler,
     ) -> Solution {
         let limits = self.search_limits(timeout);
         let (w, h) = (self.board.width(), self.board.height());
@@ -246,7 +246,7 @@ impl Task<'_> {
             let engine = self.tables.packed(self.goal, heuristic);
             let start = engine.pack(self.board);
             let budget = search::Budget::new(&limits);
-            let mut watch = Watch::new(observer, u32::from(start.h));
+            let mut watch = Watch::new(observer, u32::from(start.h)).with_size(self.board.size());
             let mut stats = Stats::default();
             // The packed engines: A* with a bucket queue, which with h = 0 is Dijkstra's
             // algorithm with Dial's buckets; IDA*, which with h = 0 is exactly iterative

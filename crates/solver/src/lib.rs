@@ -15,7 +15,8 @@
 //!   breadth-first search) and a general engine for every other size;
 //! - [`reduction`]: a fast non-optimal solver for boards of any size;
 //! - [`Solver::solve_watched`] runs a request node by node for an observer, and
-//!   [`Solver::solve_observed`] reports bounds and progress from the fast engines;
+//!   [`Solver::solve_observed`] reports bounds and progress from the fast engines, and
+//!   [`Solver::solve_sampled`] adds the few nodes a [`Sampler`] asks for;
 //! - with the `serde` feature, [`Record`]: the JSON object of `npuzzle solve --format json`
 //!   and of the web API.
 //!
@@ -59,6 +60,7 @@ pub mod pruning;
 mod record;
 pub mod reduction;
 mod relabel;
+mod sample;
 mod solution;
 mod solver;
 mod tables;
@@ -74,5 +76,6 @@ pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
 pub use policy::{AUTO_OPTIMAL_BUDGET, Plan, SearchAlgorithm, Step, plan};
 #[cfg(feature = "serde")]
 pub use record::{Event, Record};
+pub use sample::Sampler;
 pub use solution::{Limit, Note, Reason, Solution, Stats, Status, thousands};
 pub use solver::{Solver, solve, solve_watched};

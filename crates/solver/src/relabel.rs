@@ -78,6 +78,15 @@ impl Relabel {
         self.name.iter().enumerate().all(|(t, &n)| usize::from(n) == t)
     }
 
+    /// The caller's name of every canonical tile: the inverse renaming.
+    pub(crate) fn names_back(&self) -> Vec<u16> {
+        let mut back = vec![0u16; self.name.len()];
+        for (t, &c) in self.name.iter().enumerate() {
+            back[usize::from(c)] = t as u16;
+        }
+        back
+    }
+
     /// `board` (of the goal's size) with its tiles renamed.
     pub(crate) fn board(&self, board: &Board) -> Board {
         let tiles = board.tiles().iter().map(|&t| self.name[usize::from(t)]).collect();

@@ -14,6 +14,7 @@ use crate::exact::ExactTable;
 use crate::options::{Algorithm, Options};
 use crate::policy::{self, SearchAlgorithm, Step};
 use crate::relabel::{Relabel, is_canonical};
+use crate::sample::{Renamed, Sampler, Unsampled};
 use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
 use crate::tables::Tables;
 
@@ -156,7 +157,43 @@ impl Solver {
         board: &Board,
         goal: &Board,
         options: &Options,
-        mut observer: O,
+        observer: O,
+    ) -> Result<Solution, SolveError> {
+        let observer = Renamed { inner: Unsampled(observer), names: None };
+        self.solve_planned(board, goal, options, observer)
+    }
+
+    /// Solves like [`Solver::solve_observed`], on the same fast engines and to the same
+    /// answer, and shows `sampler` the nodes it asks for: where the packed engines (A*,
+    /// Dijkstra, breadth-first search, IDA* and IDDFS on boards up to 4x4) check their
+    /// limits, about every 1024 expansions, they ask [`Sampler::wants`], and only when it
+    /// says yes unpack the node about to be expanded into a [`Board`] (in the goal's own
+    /// numbering) for [`Observer::expand`], with its `g` and `h`, the list sizes (for IDA*,
+    /// the depth-first path) and, for A* and breadth-first search, the open list's soonest
+    /// boards ([`Expand::frontier`](npuzzle_search::Expand::frontier)). After a sample they
+    /// ask again at the next node, so a sampler can see consecutive nodes, or stop at one
+    /// (blocking in `expand`) and go on node by node: what a visualizer needs at full speed,
+    /// for a few percent of the search's time. Other steps (the table, the reduction solver,
+    /// the generic engines) show no nodes.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn solve_sampled<S: Sampler>(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+        sampler: S,
+    ) -> Result<Solution, SolveError> {
+        self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })
+    }
+
+    fn solve_planned<S: Sampler>(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+        mut observer: Renamed<S>,
     ) -> Result<Solution, SolveError> {
         let clock = Instant::now();
         check_request(board, goal)?;
@@ -170,6 +207,8 @@ impl Solver {
         } else {
             let relabel = Relabel::new(goal);
             renamed = (relabel.board(board), relabel.goal().clone());
+            // Samples are shown in the caller's numbering.
+            observer.names = Some(relabel.names_back());
             (&renamed.0, &renamed.1)
         };
         let limits = &options.limits;

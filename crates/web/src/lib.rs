@@ -23,8 +23,10 @@
 //!   streamed as Server-Sent Events, node by node, ending with the object `/api/solve`
 //!   answers; `POST /api/search/{id}/pause|resume|step|stop` and `.../pace/{n}` control it
 //!   (see [`search`]).
-//! - `GET /healthz`: `{"status": "ok", "pool": {...}, "streams": {"running", "max"}}`,
-//!   answered on the async threads even while every solver worker is busy.
+//! - `GET /healthz`: `{"status": "ok", "pool": {...}, "streams": {"running", "max",
+//!   "computing", "waiting"}}` (streams open, the most that may be, and their searches
+//!   holding a turn on the cores or waiting for one: see [`gate`]), answered on the async
+//!   threads even while every solver worker is busy.
 //!
 //! Errors are `{"error": "one line"}`: 400 for bad input (malformed JSON, unknown fields, an
 //! invalid board, a goal of another size, an unknown algorithm), 413 for a body over
@@ -33,7 +35,8 @@
 //!
 //! Solves run on a bounded pool of blocking threads (see [`pool`]), each under node, time
 //! and memory limits capped by [`Config`]; a client that goes away cancels its solve.
-//! Streamed searches run on threads of their own, as many as [`Config::streams`]. Every
+//! Streamed searches run on threads of their own, as many as [`Config::streams`], of which
+//! at most [`Config::stream_workers`] compute at once, taking turns ([`gate`]). Every
 //! solver thread lowers its own priority ([`priority`]) so the request threads stay quick.
 //!
 //! # The page's testing contract
@@ -91,6 +94,7 @@
 
 mod assets;
 mod error;
+pub mod gate;
 pub mod hint;
 pub mod pool;
 pub mod priority;
@@ -149,6 +153,9 @@ pub struct Config {
     /// The most memory one streamed search may hold, in bytes (default 96 MiB), so streams
     /// hold at most `streams × stream_memory`.
     pub stream_memory: usize,
+    /// Streamed searches computing at once (default: the machine's cores); the others wait
+    /// for their turn (see [`gate`]).
+    pub stream_workers: usize,
 }
 
 impl Config {
@@ -172,6 +179,7 @@ impl Default for Config {
             stream_time: Duration::from_secs(30),
             stream_wall: Duration::from_secs(30 * 60),
             stream_memory: 96 << 20,
+            stream_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
         }
     }
 }
@@ -193,7 +201,8 @@ impl AppState {
     /// The state for `config`, with its pool.
     pub fn new(config: Config) -> Arc<AppState> {
         let pool = Pool::new(config.workers, config.queue, config.queue_wait);
-        Arc::new(AppState { config, solver: Solver::new(), pool, streams: Arc::default() })
+        let streams = Arc::new(Streams::new(config.stream_workers));
+        Arc::new(AppState { config, solver: Solver::new(), pool, streams })
     }
 }
 
@@ -230,7 +239,12 @@ async fn healthz(
     axum::Json(serde_json::json!({
         "status": "ok",
         "pool": state.pool.load(),
-        "streams": { "running": state.streams.running(), "max": state.config.streams },
+        "streams": {
+            "running": state.streams.running(),
+            "max": state.config.streams,
+            "computing": state.streams.computing().0,
+            "waiting": state.streams.computing().1,
+        },
     }))
 }
 

@@ -2,7 +2,15 @@
 //! requests that pause, step, resume and stop it.
 //!
 //! The search runs on its own thread (not the solve pool's: a stream that is paused or paced
-//! at one node a second holds its thread for minutes) through
+//! at one node a second holds its thread for minutes). A search that starts at full speed
+//! on a board of at most 4x4 with A*, Dijkstra, BFS, IDDFS or IDA* (or `auto`, watched as
+//! IDA*) runs on the solver's fast engines through [`Solver::solve_sampled`], the very search
+//! `/api/solve` runs (same answer, same counts, a few percent slower): the engine asks the
+//! watcher about every 1024 expansions whether it wants the node at hand, and the watcher
+//! says yes when a frame is due (and for the few nodes before it, shown as `recent`), or at
+//! every node while the search is paused or paced (a pause, a step or a new pace then acts
+//! node by node, as on the generic engines). Every other search (paced from the start,
+//! larger boards, DFS, greedy, weighted A*) runs on the generic engines through
 //! [`Solver::solve_watched`], whose observer here does four things at every node: it blocks
 //! while the search is paused or ahead of its pace, it decides whether this node is drawn
 //! (every node when paced; at full speed at most [`FRAME`] apart, with the number skipped),
@@ -30,7 +38,8 @@
 //!   wall seconds since the start, `searching` the seconds not spent waiting (for the pace,
 //!   a pause, or a slow client), `nodes_per_second` the rate since the previous `stats`.
 //! - `state`: `{"state": "paused" | "running", "expanded"}` when a control request changes
-//!   it; a paused search has just sent the `expand` event of the node it waits on.
+//!   it; a paused search has just sent the `expand` event of the node it waits on; and
+//!   `queued` before a search waits for its turn (see Turns below).
 //! - `limit`: `{"message"}` when a server cap stopped the search, in words with advice
 //!   ("BFS stopped at 1,000,000 nodes: try A* with linear conflict").
 //! - `done`: the last event, the object `POST /api/solve` answers (see
@@ -39,8 +48,17 @@
 //! # Control
 //! `POST /api/search/{id}/pause`, `.../resume`, `.../step` (a paused search expands one node
 //! and waits again; a running one pauses first), `.../stop` and `.../pace/{nodes_per_second}`
-//! (0: full speed) answer `{"id", "state", "expanded"}`, or 404 when no such search runs. Closing the stream stops the search: the
-//! observer notices at the next node, or within [`POLL`] while it waits.
+//! (0: full speed) answer `{"id", "state", "expanded"}`, or 404 when no such search runs.
+//! Closing the stream stops the search: the server notices at its next failed write (it
+//! writes at least every [`KEEP_ALIVE`], a comment line when there is no event), and the
+//! search at its next node (fast engines: within 1024 nodes), or within [`POLL`] while it
+//! waits.
+//!
+//! # Turns
+//! Searches compute only while they hold a turn on the cores ([`crate::gate`]): one that
+//! starts while every turn is taken first sends `state` `{"state": "queued", "expanded": 0,
+//! "ahead"}` (`ahead`: searches waiting before it) and, once it has a turn, `{"state":
+//! "running", "expanded": 0}`.
 
 use std::collections::{HashMap, VecDeque};
 use std::pin::Pin;
@@ -54,14 +72,17 @@ use axum::extract::{Path, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use npuzzle_core::Board;
-use npuzzle_search::{Bound, Expand, Flow, Generate, Observer};
-use npuzzle_solver::{Limit, Reason, Record, Solution, Solver, Status, thousands};
+use npuzzle_search::{Bound, Expand, Flow, Generate, Observer, Progress};
+use npuzzle_solver::{
+    Algorithm, Limit, Reason, Record, Sampler, Solution, Solver, Status, thousands,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::mpsc;
 
 use crate::AppState;
 use crate::error::{AppError, AppQuery};
+use crate::gate::{Gate, Turn};
 use crate::solve::{SolveRequest, Task};
 
 /// At full speed, the least time between two `expand` events: about 30 frames a second.
@@ -72,6 +93,15 @@ pub const STATS_EVERY: Duration = Duration::from_millis(250);
 pub const POLL: Duration = Duration::from_millis(20);
 /// How many of the open list's best boards, and of the last expanded, each `expand` shows.
 pub const SHOWN: usize = 5;
+/// The longest a stream goes without writing: a comment line then. The server learns that
+/// a client has gone only when a write to its socket fails (the first write after the
+/// client closed is still accepted; the one after fails), so a paused or slowly paced
+/// search whose client left is stopped within about two of these.
+pub const KEEP_ALIVE: Duration = Duration::from_millis(25);
+/// Searches paced at most one node this often (10,000 nodes a second) compute without a
+/// turn on the cores (see [`crate::gate`]): each node costs microseconds, and waiting in
+/// line would break the pace.
+pub const SLOW_PACE: Duration = Duration::from_micros(100);
 /// Events buffered between the search thread and the connection.
 const CHANNEL: usize = 256;
 
@@ -98,14 +128,38 @@ pub struct SearchQuery {
 }
 
 /// The streams running now, by id, and how many there may be.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Streams {
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     running: AtomicUsize,
     next: AtomicU64,
+    /// The turns their searches take on the cores.
+    gate: Gate,
+}
+
+impl Default for Streams {
+    /// As many turns as cores.
+    fn default() -> Streams {
+        Streams::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    }
 }
 
 impl Streams {
+    /// No streams yet; their searches compute `turns` at a time (see [`crate::gate`]).
+    pub fn new(turns: usize) -> Streams {
+        Streams {
+            sessions: Mutex::default(),
+            running: AtomicUsize::new(0),
+            next: AtomicU64::new(0),
+            gate: Gate::new(turns),
+        }
+    }
+
+    /// Searches computing now, and searches waiting for their turn.
+    pub fn computing(&self) -> (usize, usize) {
+        (self.gate.computing(), self.gate.waiting())
+    }
+
     /// Searches streaming now (their threads included, until they have stopped).
     pub fn running(&self) -> usize {
         self.running.load(Ordering::Relaxed)
@@ -354,17 +408,19 @@ pub async fn handler(
     let _ = tx.try_send(event("start", &start));
     let solver = state.solver.clone();
     let thread_session = Arc::clone(&session);
+    let streams = Arc::clone(&state.streams);
     let spawned = std::thread::Builder::new().name("npuzzle-search".into()).spawn(move || {
         let _slot = slot;
         crate::priority::lower_this_thread();
-        run(&solver, task, Stream { session: thread_session, tx, searching });
+        let gate = &streams.gate;
+        run(&solver, task, Stream { session: thread_session, tx, searching, gate });
     });
     if spawned.is_err() {
         // The slot went with the closure; the session is forgotten with it.
         return Err(AppError::busy());
     }
     let body = EventStream { rx, session };
-    Ok(Sse::new(body).keep_alive(KeepAlive::new().interval(Duration::from_secs(5))).into_response())
+    Ok(Sse::new(body).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)).into_response())
 }
 
 /// The SSE body: the events the search thread sends; dropping it (the client went away)
@@ -393,17 +449,29 @@ fn event(name: &str, data: &impl Serialize) -> Event {
 }
 
 /// What the search thread needs besides the task.
-struct Stream {
+struct Stream<'g> {
     session: Arc<Session>,
     tx: mpsc::Sender<Event>,
     searching: Duration,
+    gate: &'g Gate,
 }
 
 /// Runs the search on this thread and sends its events, the last being `done`.
-fn run(solver: &Solver, task: Task, stream: Stream) {
-    let Stream { session, tx, searching } = stream;
+fn run(solver: &Solver, mut task: Task, stream: Stream) {
+    let Stream { session, tx, searching, gate } = stream;
     let now = Instant::now();
+    let fast = fast_path(&mut task, &session);
+    // The generic engines report bounds for IDA* and IDDFS only; the fast A* and BFS report
+    // their f layers and depths too, which the page does not show.
+    let bounds = !fast || matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
     let mut watcher = Watcher {
+        turn: Turn::new(gate, &session.cancel),
+        fast,
+        bounds,
+        asked: 0,
+        last_sample: 0,
+        last_sent: 0,
+        warming: 0,
         session: &session,
         tx: &tx,
         searching,
@@ -422,11 +490,33 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         out_of_time: false,
         gone: false,
     };
-    let result = solver.solve_watched(&task.board, &task.goal, &task.options, &mut watcher);
+    if watcher.needs_turn() && !watcher.turn.try_hold() {
+        // Every turn is taken: say so, wait for one (or for the client to give up).
+        let ahead = gate.waiting();
+        watcher.send(event("state", &json!({"state": "queued", "expanded": 0, "ahead": ahead})));
+        let began = Instant::now();
+        if watcher.turn.hold() {
+            watcher.send(event("state", &json!({"state": "running", "expanded": 0})));
+        }
+        watcher.waited += began.elapsed();
+    }
+    let result = if watcher.fast {
+        solver.solve_sampled(&task.board, &task.goal, &task.options, &mut watcher)
+    } else {
+        solver.solve_watched(&task.board, &task.goal, &task.options, &mut watcher)
+    };
+    watcher.turn.release();
     if watcher.gone {
         return;
     }
-    watcher.last_frame();
+    if !watcher.fast {
+        watcher.last_frame();
+    } else if let Ok(solution) = &result {
+        // The fast engines report counts only every 1024 nodes: the last stats are exact.
+        watcher.expanded = solution.stats.expanded;
+        watcher.generated = solution.stats.generated;
+        watcher.session.expanded.store(watcher.expanded, Ordering::Relaxed);
+    }
     watcher.stats(Instant::now());
     let record = match result {
         Ok(mut solution) => {
@@ -444,6 +534,27 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         Ok(record) => watcher.send(event("done", &record)),
         Err(message) => watcher.send(event("error", &json!({ "error": message }))),
     };
+}
+
+/// Whether the search runs on the solver's fast engines, sampled (see the module's docs):
+/// when it starts at full speed on a board of at most 4x4 with an algorithm a packed engine
+/// runs (`auto` is IDA*, as [`Solver::solve_watched`] watches it).
+fn fast_path(task: &mut Task, session: &Session) -> bool {
+    let fits = task.board.width() <= 4 && task.board.height() <= 4;
+    if !fits || session.interval().is_some() {
+        return false;
+    }
+    if task.options.algorithm == Algorithm::Auto {
+        task.options.algorithm = Algorithm::IdaStar;
+    }
+    matches!(
+        task.options.algorithm,
+        Algorithm::AStar
+            | Algorithm::Dijkstra
+            | Algorithm::Bfs
+            | Algorithm::IdaStar
+            | Algorithm::Iddfs
+    )
 }
 
 /// Replays a solution, as `/api/solve` does.
@@ -502,6 +613,22 @@ struct Shown {
 
 /// The observer of a streamed search.
 struct Watcher<'a> {
+    /// Its turn on the cores: held while it computes.
+    turn: Turn<'a>,
+    /// The search runs on the fast engines and the watcher sees the nodes it asks for
+    /// ([`Solver::solve_sampled`]); otherwise on the generic ones, every node.
+    fast: bool,
+    /// Whether `bound` events are shown (IDA* and IDDFS; the fast A* and BFS report their
+    /// f layers and depths too, which the generic ones do not).
+    bounds: bool,
+    /// Fast: the expansions before the node the engine last asked about.
+    asked: u64,
+    /// Fast: the number of the last node sampled, and of the last sent in an event.
+    last_sample: u64,
+    last_sent: u64,
+    /// Fast: nodes still to sample, one by one, before the next frame (the last few
+    /// expanded before a frame, for `recent`).
+    warming: usize,
     session: &'a Session,
     tx: &'a mpsc::Sender<Event>,
     /// The searching time allowed.
@@ -533,6 +660,7 @@ impl Watcher<'_> {
     fn send(&mut self, event: Event) -> bool {
         let mut event = event;
         let began = Instant::now();
+        let mut released = false;
         loop {
             match self.tx.try_send(event) {
                 Ok(()) => break,
@@ -545,9 +673,16 @@ impl Watcher<'_> {
                         break;
                     }
                     event = back;
+                    if !released {
+                        // The client reads slowly: let another search compute meanwhile.
+                        released = self.turn.try_release();
+                    }
                     std::thread::sleep(Duration::from_millis(2));
                 }
             }
+        }
+        if released && self.needs_turn() {
+            self.turn.hold();
         }
         self.waited += began.elapsed();
         !self.gone
@@ -663,6 +798,7 @@ impl Watcher<'_> {
                     break;
                 }
                 let wait = (self.due - now).min(POLL);
+                self.turn.release();
                 control = self
                     .session
                     .wake
@@ -672,6 +808,9 @@ impl Watcher<'_> {
             }
             let paused = control.paused;
             drop(control);
+            if self.needs_turn() && !self.turn.hold() {
+                return false;
+            }
             self.waited += began.elapsed();
             self.due = self.due.max(Instant::now() - interval) + interval;
             if !paused {
@@ -709,14 +848,19 @@ impl Watcher<'_> {
                 }
                 if control.steps > 0 {
                     control.steps -= 1;
+                    drop(control);
                     break;
                 }
+                self.turn.release();
                 control = self
                     .session
                     .wake
                     .wait_timeout(control, POLL)
                     .unwrap_or_else(|p| p.into_inner())
                     .0;
+            }
+            if self.needs_turn() && !self.turn.hold() {
+                return false;
             }
             self.waited += began.elapsed();
             // After a pause, the pace starts afresh.
@@ -726,9 +870,123 @@ impl Watcher<'_> {
     }
 }
 
+impl Watcher<'_> {
+    /// Whether the search computes enough to need a turn: it runs at full speed or at a pace
+    /// faster than [`SLOW_PACE`] allows (a slower one computes a node now and then, and
+    /// waiting in line would only break its pace).
+    fn needs_turn(&self) -> bool {
+        !self.session.paused.load(Ordering::Relaxed)
+            && self.session.interval().is_none_or(|every| every < SLOW_PACE)
+    }
+
+    /// At a node or check: takes turns as [`Watcher::needs_turn`] says (giving the turn up
+    /// after a quantum when others wait); false when cancelled while waiting.
+    fn take_turns(&mut self) -> bool {
+        if self.needs_turn() {
+            self.turn.share()
+        } else {
+            self.turn.release();
+            true
+        }
+    }
+
+    /// Whether the search must show its nodes one by one: paused, or paced.
+    fn node_by_node(&self) -> bool {
+        self.session.paused.load(Ordering::Relaxed) || self.session.interval().is_some()
+    }
+
+    /// A node of a fast search, the `n`th expanded, that this watcher asked for.
+    fn sampled(&mut self, e: &Expand<'_, Board, u32>) -> Flow {
+        let n = self.asked + 1;
+        if n != self.last_sample + 1 {
+            // Only consecutive nodes are the last few expanded.
+            self.recent.clear();
+        }
+        self.last_sample = n;
+        self.frontier = e.open();
+        self.closed = e.closed();
+        self.expanded = n;
+        self.session.expanded.store(n, Ordering::Relaxed);
+        let interval = self.session.interval();
+        if interval.is_some() || self.session.paused.load(Ordering::Relaxed) {
+            self.warming = 0;
+            self.skipped = n - self.last_sent - 1;
+            self.last_sent = n;
+            if !self.wait_turn(e, interval) || self.gone {
+                return Flow::Stop;
+            }
+        } else if self.warming > 1 {
+            self.warming -= 1;
+        } else {
+            self.warming = 0;
+            self.skipped = n - self.last_sent - 1;
+            self.last_sent = n;
+            self.last_frame = Some(Instant::now());
+            self.frame(e);
+        }
+        if self.recent.len() == SHOWN {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((e.node().clone(), e.g(), e.h()));
+        if self.gone { Flow::Stop } else { Flow::Continue }
+    }
+}
+
+impl Sampler for Watcher<'_> {
+    fn wants(&mut self, expanded: u64) -> bool {
+        self.asked = expanded;
+        if self.warming > 0 || self.node_by_node() {
+            return true;
+        }
+        match self.last_frame {
+            // The start is shown at once.
+            None => {
+                self.warming = 1;
+                true
+            }
+            Some(t) if t.elapsed() >= FRAME => {
+                // A frame is due: see the few nodes before it, one by one, then show it.
+                self.warming = SHOWN + 1;
+                true
+            }
+            Some(_) => false,
+        }
+    }
+}
+
 impl Observer<Board, u32> for Watcher<'_> {
+    fn progress(&mut self, e: &Progress) -> Flow {
+        if !self.fast {
+            return Flow::Continue;
+        }
+        if self.session.cancelled() || !self.take_turns() {
+            return Flow::Stop;
+        }
+        if !self.node_by_node() {
+            self.expanded = e.expanded();
+            self.session.expanded.store(self.expanded, Ordering::Relaxed);
+        }
+        self.generated = e.generated();
+        self.frontier = usize::try_from(e.frontier()).unwrap_or(usize::MAX);
+        let now = Instant::now();
+        if now.duration_since(self.last_stats.0) >= STATS_EVERY {
+            self.stats(now);
+            if now.duration_since(self.started).saturating_sub(self.waited) > self.searching {
+                self.out_of_time = true;
+                return Flow::Stop;
+            }
+        }
+        if self.gone { Flow::Stop } else { Flow::Continue }
+    }
+
     fn expand(&mut self, e: &Expand<'_, Board, u32>) -> Flow {
         if self.session.cancelled() {
+            return Flow::Stop;
+        }
+        if self.fast {
+            return self.sampled(e);
+        }
+        if !self.take_turns() {
             return Flow::Stop;
         }
         self.frontier = e.open();
@@ -776,6 +1034,9 @@ impl Observer<Board, u32> for Watcher<'_> {
     }
 
     fn bound(&mut self, e: &Bound<u32>) -> Flow {
+        if !self.bounds {
+            return Flow::Continue;
+        }
         let data = json!({ "bound": e.bound(), "expanded": e.expanded() });
         if self.send(event("bound", &data)) { Flow::Continue } else { Flow::Stop }
     }

@@ -404,6 +404,8 @@ impl Events {
     /// The next event (name and JSON data), or `None` when the stream ends or nothing comes
     /// within `wait`. Keep-alive comments are skipped.
     async fn next_within(&mut self, wait: Duration) -> Option<(String, Value)> {
+        // One deadline for the whole wait: keep-alive comments come every few milliseconds.
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
                 let block: String = self.buffer.drain(..end + 2).collect();
@@ -420,7 +422,7 @@ impl Events {
                 }
                 return Some((name, serde_json::from_str(&data).unwrap()));
             }
-            let frame = tokio::time::timeout(wait, self.body.frame()).await.ok()??.unwrap();
+            let frame = tokio::time::timeout_at(deadline, self.body.frame()).await.ok()??.unwrap();
             if let Ok(bytes) = frame.into_data() {
                 self.buffer.push_str(std::str::from_utf8(&bytes).unwrap());
             }
@@ -528,6 +530,56 @@ async fn search_streams_start_expansions_stats_and_the_solve_record_last() {
             assert!(bounds.is_empty());
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_speed_search_on_4x4_runs_the_solvers_engine_and_shows_samples() {
+    let state = state();
+    // A* with Manhattan on a hard 4x4 board, up to a million nodes: several frames.
+    let board = HARD_4X4;
+    let q = query(board, "algorithm=astar&heuristic=manhattan&max_nodes=1000000");
+    let events = Events::open(&state, &q).await.all().await;
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done");
+    // The very answer /api/solve gives under the same caps, counts included: the same
+    // engine ran.
+    let (_, solved) = solve(
+        &state,
+        json!({"board": board, "algorithm": "astar", "heuristic": "manhattan",
+               "max_nodes": 1_000_000, "max_memory_mib": 96}),
+    )
+    .await;
+    assert_eq!(without_seconds(done.clone()), without_seconds(solved));
+    let expands: Vec<&Value> =
+        events.iter().filter(|(n, _)| n == "expand").map(|(_, v)| v).collect();
+    assert!(expands.len() >= 2, "{} frames", expands.len());
+    assert_eq!(expands[0]["n"], 1);
+    assert_eq!(expands[0]["board"], board);
+    let mut previous = 0;
+    for e in &expands {
+        let n = e["n"].as_u64().unwrap();
+        assert_eq!(e["skipped"].as_u64().unwrap(), n - previous - 1, "{e}");
+        previous = n;
+        assert_eq!(e["f"].as_u64(), Some(e["g"].as_u64().unwrap() + e["h"].as_u64().unwrap()));
+        let shown: Board = e["board"].as_str().unwrap().parse().unwrap();
+        // The last expanded before it: five, each a real board, the newest first.
+        if n > 6 {
+            let recent = e["recent"].as_array().unwrap();
+            assert_eq!(recent.len(), 5, "{e}");
+            for r in recent {
+                assert_ne!(r["board"].as_str().unwrap().parse::<Board>().unwrap(), shown);
+            }
+            for best in e["soonest"].as_array().unwrap() {
+                assert!(best["f"].as_u64() >= e["f"].as_u64(), "{e}");
+            }
+        }
+    }
+    assert!(previous <= done["expanded"].as_u64().unwrap());
+    assert!(events.iter().all(|(n, _)| n != "bound"), "A* shows no bounds");
+    // The last stats are the search's own counts.
+    let stats = &events.iter().rev().find(|(n, _)| n == "stats").unwrap().1;
+    assert_eq!(stats["expanded"], done["expanded"]);
+    assert_eq!(stats["generated"], done["generated"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -667,6 +719,32 @@ async fn pause_step_resume_and_stop_act_on_a_running_search() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searches_beyond_the_turns_wait_in_line_and_say_so() {
+    let state = AppState::new(Config { stream_workers: 1, ..Config::default() });
+    // One turn: a paused search gives it back, so the first holds it by running (BFS on a
+    // hard 4x4 runs for a while at full speed).
+    let mut first = Events::open(&state, &query(HARD_4X4, "algorithm=bfs")).await;
+    let id = first.next().await.unwrap().1["id"].as_str().unwrap().to_string();
+    assert_eq!(first.next().await.unwrap().0, "expand");
+    let mut second = Events::open(&state, &query(HARD_3X3, "algorithm=astar")).await;
+    assert_eq!(second.next().await.unwrap().0, "start");
+    let (name, queued) = second.next().await.unwrap();
+    assert_eq!((name.as_str(), &queued["state"]), ("state", &json!("queued")), "{queued}");
+    assert_eq!(queued["ahead"], 0);
+    // After a quantum the first gives its turn to the one waiting: the second runs.
+    let rest = second.all().await;
+    assert_eq!(rest[0].0, "state");
+    assert_eq!(rest[0].1["state"], "running");
+    assert_eq!(rest.last().unwrap().0, "done");
+    assert_solves(&rest.last().unwrap().1);
+    assert!(rest.iter().all(|(n, e)| n != "state" || e["state"] != "queued"), "queued once");
+    let _ = control(&state, &id, "stop").await;
+    drop(first);
+    until_no_stream(&state).await;
+    assert_eq!(state.streams.computing(), (0, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_that_hits_a_cap_says_so_with_advice() {
     let config = Config { stream_nodes: 20_000, ..Config::default() };
     let state = AppState::new(config);
@@ -697,7 +775,8 @@ async fn streams_beyond_the_cap_are_answered_503_and_bad_queries_400() {
     assert_eq!(headers[header::RETRY_AFTER], "1");
     assert!(body["error"].as_str().unwrap().contains("busy"));
     let health = send(&state, Request::get("/healthz").body(Body::empty()).unwrap()).await.2;
-    assert_eq!(health["streams"], json!({"running": 2, "max": 2}));
+    // Paced slowly, they compute without a turn.
+    assert_eq!(health["streams"], json!({"running": 2, "max": 2, "computing": 0, "waiting": 0}));
     // A stream that ends frees its place.
     drop(first);
     let begin = std::time::Instant::now();

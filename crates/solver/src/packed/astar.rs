@@ -13,10 +13,10 @@
 //! Both honour the same limits and report the same statistics as the generic ones, and the
 //! tests check them against the exact tables.
 
-use npuzzle_core::Moves;
-use npuzzle_search::{Budget, Flow, Stop};
+use npuzzle_core::{Board, Moves, Size};
+use npuzzle_search::{Budget, Flow, Frontier, Stop};
 
-use super::closed::{NONE, Record, SCRATCH, Scratch, resident_bytes, trace};
+use super::closed::{Closed, NONE, Record, SCRATCH, Scratch, resident_bytes, trace};
 use super::{Engine, Node, Watch};
 use crate::solution::{Ended, Stats};
 
@@ -110,6 +110,16 @@ fn search<const WIDE: bool>(
                 break Err(Ended::Stopped(Stop::Cancelled));
             }
             check_at = budget.next_check(expanded);
+            if watch.wants(expanded) {
+                let open_list = Open { records, heads, from: f, index, size: e.size() };
+                let lists = (open as usize, index.len());
+                let costs = (u32::from(rec.g), u32::from(rec.h));
+                if watch.sample(rec.rows, costs, lists, Some(&open_list)) == Flow::Stop {
+                    break Err(Ended::Stopped(Stop::Cancelled));
+                }
+                // Asked again at the next node.
+                check_at = expanded + 1;
+            }
         }
         let rf = u32::from(rec.g) + u32::from(rec.h);
         if rf > layer {
@@ -147,6 +157,40 @@ fn search<const WIDE: bool>(
     stats.generated = generated;
     stats.max_frontier = max_open;
     result
+}
+
+/// The bucket queue's open list, for a sampler: the buckets from the one being expanded
+/// on, each in the order A* takes them, without the copies of positions already expanded
+/// as cheaply.
+struct Open<'a> {
+    records: &'a [Record],
+    heads: &'a [u32],
+    from: usize,
+    index: &'a Closed,
+    size: Size,
+}
+
+impl Frontier<Board, u32> for Open<'_> {
+    fn soonest(&self, k: usize, visit: &mut dyn FnMut(&Board, u32, u32)) {
+        let mut shown = 0;
+        for &head in self.heads.get(self.from..).unwrap_or_default() {
+            let mut at = head;
+            while at != NONE && shown < k {
+                let rec = &self.records[at as usize];
+                at = rec.next;
+                if self.index.get(rec.rows).is_some_and(|g| g <= rec.g) {
+                    continue;
+                }
+                if let Some(board) = crate::sample::unpack(self.size, rec.rows) {
+                    visit(&board, rec.g.into(), rec.h.into());
+                    shown += 1;
+                }
+            }
+            if shown == k {
+                return;
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! Breadth-first search for the packed engine (boards up to 4x4): FIFO over packed
 //! positions, with the records doubling as the queue.
 
-use npuzzle_core::Moves;
-use npuzzle_search::{Budget, Flow, Stop};
+use npuzzle_core::{Board, Moves, Size};
+use npuzzle_search::{Budget, Flow, Frontier, Stop};
 
 use super::closed::{NONE, Record, SCRATCH, Scratch, resident_bytes, trace};
 use super::{Engine, Node, Watch};
@@ -27,6 +27,9 @@ pub(crate) fn bfs(
         }
         // The records double as the queue: records[head..] are still to expand.
         let mut head = 0;
+        // Whether to ask the sampler at this node: at the start, at each check, and after
+        // each sample.
+        let mut sampling = true;
         while head < records.len() {
             let rec = records[head];
             budget.check_expand(stats.expanded).map_err(Ended::Stopped)?;
@@ -38,6 +41,19 @@ pub(crate) fn bfs(
                 let frontier = (records.len() - head) as u64;
                 if watch.progress(stats.expanded, stats.generated, frontier) == Flow::Stop {
                     return Err(Ended::Stopped(Stop::Cancelled));
+                }
+                sampling = true;
+            }
+            if sampling {
+                sampling = watch.wants(stats.expanded);
+                if sampling {
+                    // The queue's head: the records after this one, in order.
+                    let queue = Queue { records: &records[head + 1..], size: e.size() };
+                    let lists = (records.len() - head, head);
+                    let costs = (u32::from(rec.g), u32::from(rec.h));
+                    if watch.sample(rec.rows, costs, lists, Some(&queue)) == Flow::Stop {
+                        return Err(Ended::Stopped(Stop::Cancelled));
+                    }
                 }
             }
             if u32::from(rec.g) > watch.lower_bound
@@ -69,4 +85,20 @@ pub(crate) fn bfs(
         // Everything reachable was seen: cannot happen for a solvable board.
         Err(Ended::Exhausted)
     })
+}
+
+/// The breadth-first queue's head, for a sampler.
+struct Queue<'a> {
+    records: &'a [Record],
+    size: Size,
+}
+
+impl Frontier<Board, u32> for Queue<'_> {
+    fn soonest(&self, k: usize, visit: &mut dyn FnMut(&Board, u32, u32)) {
+        for rec in self.records.iter().take(k) {
+            if let Some(board) = crate::sample::unpack(self.size, rec.rows) {
+                visit(&board, rec.g.into(), rec.h.into());
+            }
+        }
+    }
 }

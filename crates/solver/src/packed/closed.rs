@@ -168,6 +168,39 @@ impl Closed {
         }
     }
 
+    /// The cheapest cost `key` was reached at, if it was (a read-only [`Closed::visit`]).
+    pub(super) fn get(&self, key: u64) -> Option<u16> {
+        let epoch = u64::from(self.epoch);
+        let wide = usize::from(self.wide);
+        let mask = (self.words.len() >> wide) - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            if self.wide {
+                let meta = self.words[2 * i + 1];
+                if meta >> 16 != epoch {
+                    return None;
+                }
+                if self.words[2 * i] == key {
+                    return Some((meta & 0xFFFF) as u16);
+                }
+            } else {
+                let word = self.words[i];
+                if word >> 48 != epoch {
+                    return None;
+                }
+                if word & ((1 << 40) - 1) == key {
+                    return Some(((word >> 40) & 0xFF) as u16);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Positions recorded.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
     /// The table's bytes, or, if `more` new entries would make it grow, its bytes while it
     /// grows: the old table and the new one, twice its size, both written.
     pub(super) fn peak_bytes(&self, more: usize) -> usize {

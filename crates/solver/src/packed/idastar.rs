@@ -196,6 +196,17 @@ fn dfs<const W: usize, const H: usize, const B: usize, const L: usize, const BLI
             return true;
         }
         s.check_at = s.budget.next_check(s.expanded);
+        if s.watch.wants(s.expanded) {
+            // IDA* keeps no open list; the path is the depth-first stack (as the generic
+            // IDA* reports it: `g + 1` nodes on it).
+            let lists = (g as usize + 1, 0);
+            if s.watch.sample(rows, (g, h), lists, None) == Flow::Stop {
+                s.stopped = Some(Stop::Cancelled);
+                return true;
+            }
+            // Asked again at the next node.
+            s.check_at = s.expanded + 1;
+        }
     }
     s.expanded += 1;
     if u64::from(g) >= s.max_depth {
@@ -422,14 +433,14 @@ mod tests {
         let e = Engine::new(&g, Some(HeuristicKind::Manhattan));
         let b = Scrambler::new(3).walk(&g, 40).0;
         let start = e.pack(&b);
-        let mut seen = Bounds(Vec::new());
+        let mut seen = crate::sample::Unsampled(Bounds(Vec::new()));
         let mut watch = Watch::new(&mut seen, start.h.into());
         let limits = npuzzle_search::Limits::default();
         let moves = idastar(&e, start, &Budget::new(&limits), &mut watch, &mut Stats::default());
         let length = moves.unwrap().len() as u32;
         assert_eq!(watch.lower_bound, length);
-        assert_eq!(seen.0.first(), Some(&u32::from(start.h)));
-        assert_eq!(seen.0.last(), Some(&length));
-        assert!(seen.0.windows(2).all(|w| w[0] + 2 == w[1]), "{:?}", seen.0);
+        assert_eq!(seen.0.0.first(), Some(&u32::from(start.h)));
+        assert_eq!(seen.0.0.last(), Some(&length));
+        assert!(seen.0.0.windows(2).all(|w| w[0] + 2 == w[1]), "{:?}", seen.0.0);
     }
 }

@@ -11,8 +11,8 @@ use std::hash::{Hash, Hasher};
 
 use std::time::Instant;
 
-use npuzzle_core::{Board, Move, Moves};
-use npuzzle_search::{Bound, Flow, Observer, Progress};
+use npuzzle_core::{Board, Move, Moves, Size};
+use npuzzle_search::{Bound, Expand, Flow, Frontier, Progress};
 
 use crate::heuristic::{GoalMap, HeuristicKind, removals};
 
@@ -21,11 +21,14 @@ pub(crate) mod bfs;
 mod closed;
 pub(crate) mod idastar;
 
-/// What a packed search shows while it runs (node-free events only: bound changes and
-/// periodic progress, both at points where the search already checks its limits, so they
-/// cost nothing per node), and the lower bound on the answer it has proven so far.
+/// What a packed search shows while it runs (node-free events: bound changes and periodic
+/// progress, both at points where the search already checks its limits, so they cost
+/// nothing per node; and the nodes a [`Sampler`](crate::Sampler) asks for there), and the
+/// lower bound on the answer it has proven so far.
 pub(crate) struct Watch<'a> {
-    observer: &'a mut dyn Observer<Board, u32>,
+    observer: &'a mut dyn crate::Sampler,
+    /// The board's size, to unpack samples.
+    size: Option<Size>,
     clock: Instant,
     /// The largest bound proven: IDA*'s last bound started, A*'s f layer being expanded.
     pub(crate) lower_bound: u32,
@@ -33,8 +36,40 @@ pub(crate) struct Watch<'a> {
 
 impl<'a> Watch<'a> {
     /// Watches a search that starts now, from a position whose heuristic is `h`.
-    pub(crate) fn new(observer: &'a mut dyn Observer<Board, u32>, h: u32) -> Watch<'a> {
-        Watch { observer, clock: Instant::now(), lower_bound: h }
+    pub(crate) fn new(observer: &'a mut dyn crate::Sampler, h: u32) -> Watch<'a> {
+        Watch { observer, size: None, clock: Instant::now(), lower_bound: h }
+    }
+
+    /// Samples are boards of `size`.
+    pub(crate) fn with_size(mut self, size: Size) -> Watch<'a> {
+        self.size = Some(size);
+        self
+    }
+
+    /// Whether the sampler wants to see the node about to be expanded after `expanded`.
+    #[cold]
+    pub(crate) fn wants(&mut self, expanded: u64) -> bool {
+        self.size.is_some() && self.observer.wants(expanded)
+    }
+
+    /// Shows the sampler the position `rows` about to be expanded, at cost `g` with
+    /// heuristic `h`, with the list sizes and the open list if the search has one.
+    #[cold]
+    pub(crate) fn sample(
+        &mut self,
+        rows: u64,
+        (g, h): (u32, u32),
+        (open, closed): (usize, usize),
+        frontier: Option<&dyn Frontier<Board, u32>>,
+    ) -> Flow {
+        let Some(board) = self.size.and_then(|size| crate::sample::unpack(size, rows)) else {
+            return Flow::Continue;
+        };
+        let mut event = Expand::new(&board, g, h).with_lists(open, closed);
+        if let Some(frontier) = frontier {
+            event = event.with_frontier(frontier);
+        }
+        self.observer.expand(&event)
     }
 
     /// The search has proven that no answer is shorter than `bound`.
@@ -76,6 +111,8 @@ impl Hash for Node {
 
 /// Line tables and move tables for one (size, goal, heuristic).
 pub(crate) struct Engine {
+    /// The board's size.
+    size: Size,
     pub(crate) width: usize,
     pub(crate) height: usize,
     pub(crate) goal_rows: u64,
@@ -323,9 +360,15 @@ impl Engine {
             row_mask: (1u64 << (4 * width)) - 1,
             col_mask: (1u64 << (4 * height)) - 1,
             col_index,
+            size: goal.size(),
         };
         engine.goal_rows = engine.pack(goal).rows;
         engine
+    }
+
+    /// The board's size.
+    pub(crate) fn size(&self) -> Size {
+        self.size
     }
 
     /// The packed form of `board` (which must have this engine's size).
