@@ -17,7 +17,7 @@
 //! - [`Solver::solve_watched`] runs a request node by node for an observer, and
 //!   [`Solver::solve_observed`] reports bounds and progress from the fast engines, and
 //!   [`Solver::solve_sampled`] adds the few nodes a [`Sampler`] asks for;
-//! - with the `serde` feature, [`Record`]: the JSON object of `npuzzle solve --format json`
+//! - with the `serde` feature, `Record`: the JSON object of `npuzzle solve --format json`
 //!   and of the web API.
 //!
 //! # Tables depend on the shape and the blank cell only

@@ -871,6 +871,20 @@ impl Watcher<'_> {
 }
 
 impl Watcher<'_> {
+    /// Sends the stats when they are due, and stops a search past its time or whose
+    /// client is gone.
+    fn tick(&mut self) -> Flow {
+        let now = Instant::now();
+        if now.duration_since(self.last_stats.0) >= STATS_EVERY {
+            self.stats(now);
+            if now.duration_since(self.started).saturating_sub(self.waited) > self.searching {
+                self.out_of_time = true;
+                return Flow::Stop;
+            }
+        }
+        if self.gone { Flow::Stop } else { Flow::Continue }
+    }
+
     /// Whether the search computes enough to need a turn: it runs at full speed or at a pace
     /// faster than [`SLOW_PACE`] allows (a slower one computes a node now and then, and
     /// waiting in line would only break its pace).
@@ -968,15 +982,7 @@ impl Observer<Board, u32> for Watcher<'_> {
         }
         self.generated = e.generated();
         self.frontier = usize::try_from(e.frontier()).unwrap_or(usize::MAX);
-        let now = Instant::now();
-        if now.duration_since(self.last_stats.0) >= STATS_EVERY {
-            self.stats(now);
-            if now.duration_since(self.started).saturating_sub(self.waited) > self.searching {
-                self.out_of_time = true;
-                return Flow::Stop;
-            }
-        }
-        if self.gone { Flow::Stop } else { Flow::Continue }
+        self.tick()
     }
 
     fn expand(&mut self, e: &Expand<'_, Board, u32>) -> Flow {
@@ -1017,15 +1023,7 @@ impl Observer<Board, u32> for Watcher<'_> {
             self.recent.pop_front();
         }
         self.recent.push_back((e.node().clone(), e.g(), e.h()));
-        let now = Instant::now();
-        if now.duration_since(self.last_stats.0) >= STATS_EVERY {
-            self.stats(now);
-            if now.duration_since(self.started).saturating_sub(self.waited) > self.searching {
-                self.out_of_time = true;
-                return Flow::Stop;
-            }
-        }
-        if self.gone { Flow::Stop } else { Flow::Continue }
+        self.tick()
     }
 
     fn generate(&mut self, _: &Generate<'_, Board, u32>) -> Flow {
