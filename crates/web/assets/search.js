@@ -202,7 +202,12 @@ class Lane {
       this.queue({ stats: d });
     });
     on("bound", (d) => this.set("bound", String(d.bound)));
-    on("state", (d) => this.state(d.state));
+    // A node sent just before a pause waits for the next animation frame: draw it first, so
+    // the count shown never rises once the lane says "paused".
+    on("state", (d) => {
+      this.draw();
+      this.state(d.state);
+    });
     on("limit", (d) => this.message(d.message, "warn"));
     on("done", (d) => this.finish(d));
     on("error", (d) => this.fail(d.error));
@@ -364,7 +369,18 @@ function fill(select, options, value) {
   select.value = value;
 }
 
-const lanes = { a: new Lane($("lane-a"), laneEnded), b: new Lane($("lane-b"), laneEnded) };
+// The race's second lane: the first one's markup, renamed.
+function secondLane() {
+  const lane = $("lane-a").cloneNode(true);
+  lane.id = "lane-b";
+  lane.hidden = true;
+  lane.setAttribute("aria-label", "Search B");
+  lane.querySelector('[data-field="title"]').textContent = "Search B";
+  $("lane-a").after(lane);
+  return lane;
+}
+
+const lanes = { a: new Lane($("lane-a"), laneEnded), b: new Lane(secondLane(), laneEnded) };
 let racing = false;
 let randomBoard = null;
 let paused = false;
