@@ -146,6 +146,7 @@ class Lane {
     this.running = false;
     this.result = null;
     this.playback = null;
+    this.shownNode = null;
   }
 
   set(name, text) {
@@ -161,6 +162,7 @@ class Lane {
     this.close();
     this.stopPlayback();
     this.result = null;
+    this.shownNode = null;
     this.id = null;
     this.title = title;
     this.set("title", title);
@@ -244,6 +246,7 @@ class Lane {
       this.set("h", this.informed ? e.h : "–");
       this.set("f", this.informed ? e.f : "–");
       this.showCount(e.n);
+      this.shownNode = e.n;
       this.set("open", short(e.open));
       this.set("closed", this.el.classList.contains("no-list") ? "–" : short(e.closed));
       if (e.soonest) drawList(this.field("soonest"), e.soonest, this.informed);
@@ -292,6 +295,18 @@ class Lane {
     this.close();
     this.draw();
     this.running = false;
+    // A fast search can end between two frames: then the board shown is an earlier node.
+    // The last node a solved search takes is the goal; the lists shown would be stale.
+    if (record.status === "solved" && this.shownNode !== record.expanded) {
+      drawMini(this.field("board"), record.goal);
+      this.set("g", record.length);
+      this.set("h", this.informed ? 0 : "–");
+      this.set("f", this.informed ? record.length : "–");
+      this.set("open", "–");
+      this.set("closed", "–");
+      this.field("soonest").replaceChildren();
+      this.field("recent").replaceChildren();
+    }
     this.showResult(record);
   }
 
