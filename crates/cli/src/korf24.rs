@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use npuzzle_core::{Board, Moves};
+use npuzzle_core::Board;
 use npuzzle_solver::pdb::Progress as BuildProgress;
 use npuzzle_solver::reduction::manhattan_lower_bound;
 use npuzzle_solver::twentyfour::{self, Config, Progress, Tables};
 use npuzzle_solver::{
-    Algorithm, Heuristic, HeuristicKind, Limit, Limits, Options, Reason, Solution, Stats, Status,
+    Algorithm, Heuristic, HeuristicKind, Limit, Limits, Options, Reason, Solution, Status,
     thousands,
 };
 
@@ -160,17 +160,12 @@ fn until<T>(
 /// The answer for `board` when the tables could not be built within `timeout`: a time limit,
 /// with the Manhattan distance as the lower bound.
 fn out_of_time(board: &Board, goal: &Board, timeout: Duration) -> Solution {
-    Solution {
-        status: Status::Limit,
-        moves: Moves::default(),
-        optimal: false,
-        algorithm: Algorithm::IdaStar,
-        heuristic: Some(HeuristicKind::Pdb),
-        stats: Stats { seconds: timeout.as_secs_f64(), ..Stats::default() },
-        lower_bound: Some(manhattan_lower_bound(board, goal)),
-        reason: Some(Reason::Limit(Limit::Time(timeout))),
-        notes: Vec::new(),
-    }
+    let mut solution =
+        Solution::without_moves(Status::Limit, Algorithm::IdaStar, Some(HeuristicKind::Pdb));
+    solution.stats.seconds = timeout.as_secs_f64();
+    solution.lower_bound = Some(manhattan_lower_bound(board, goal));
+    solution.reason = Some(Reason::Limit(Limit::Time(timeout)));
+    solution
 }
 
 /// Solves `board` with `tables` on `threads` threads, under `limits` (Ctrl-C through their

@@ -303,17 +303,7 @@ where
         Algorithm::Auto => Algorithm::IdaStar,
         a => a,
     };
-    let mut solution = Solution {
-        status: Status::Unsolvable,
-        moves: Moves::default(),
-        optimal: false,
-        algorithm,
-        heuristic: Some(kind),
-        stats: Stats::default(),
-        lower_bound: None,
-        reason: None,
-        notes: Vec::new(),
-    };
+    let mut solution = Solution::without_moves(Status::Unsolvable, algorithm, Some(kind));
     let parity = Parity::of(board, goal);
     if !parity.solvable() {
         solution.reason = Some(Reason::Unsolvable(parity));

@@ -208,6 +208,26 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// An answer with no moves, for an engine to fill in: nothing proven, no lower bound,
+    /// reason or notes, and zero effort.
+    pub fn without_moves(
+        status: Status,
+        algorithm: Algorithm,
+        heuristic: Option<HeuristicKind>,
+    ) -> Solution {
+        Solution {
+            status,
+            moves: Moves::default(),
+            optimal: false,
+            algorithm,
+            heuristic,
+            stats: Stats::default(),
+            lower_bound: None,
+            reason: None,
+            notes: Vec::new(),
+        }
+    }
+
     /// Number of moves.
     pub fn len(&self) -> usize {
         self.moves.len()

@@ -1,29 +1,13 @@
 //! Pattern databases against exact distances: every position of small boards.
 
-use std::collections::HashMap;
-use std::collections::VecDeque;
+mod common;
 
+use std::collections::{HashMap, VecDeque};
+
+use common::exact;
 use npuzzle_core::{Board, Goal, Move, Size};
 use npuzzle_solver::heuristic::GoalMap;
 use npuzzle_solver::pdb::{Database, Partition};
-
-/// Exact distance to `goal` of every reachable board, by breadth-first search.
-fn exact(goal: &Board) -> HashMap<Board, u32> {
-    let mut dist = HashMap::from([(goal.clone(), 0)]);
-    let mut queue = VecDeque::from([goal.clone()]);
-    while let Some(b) = queue.pop_front() {
-        let d = dist[&b];
-        for m in Move::ALL {
-            if let Some(n) = b.moved(m) {
-                dist.entry(n.clone()).or_insert_with(|| {
-                    queue.push_back(n);
-                    d + 1
-                });
-            }
-        }
-    }
-    dist
-}
 
 fn check(goal: &Board, spec: &str, dist: &HashMap<Board, u32>) -> Database {
     let partition = Partition::parse(spec, goal).unwrap();

@@ -4,33 +4,16 @@
 //! No 6-tile table is built here (a minute each): the same code runs on 3-tile patterns of
 //! 5x5 cut like Korf & Felner's, and on 3x3 where every position is checked.
 
-use std::collections::{HashMap, VecDeque};
+mod common;
 
-use npuzzle_core::{Board, Goal, Move, Scrambler, Size};
+use common::exact;
+use npuzzle_core::{Board, Goal, Scrambler, Size};
 use npuzzle_solver::pdb::{Database, Partition};
 use npuzzle_solver::twentyfour::{self, Config, Tables, TablesError};
 use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Status};
 
 fn goal(size: Size, g: Goal) -> Board {
     g.board(size).unwrap()
-}
-
-/// Exact distance to `goal` of every reachable board, by breadth-first search.
-fn exact(goal: &Board) -> HashMap<Board, u32> {
-    let mut dist = HashMap::from([(goal.clone(), 0)]);
-    let mut queue = VecDeque::from([goal.clone()]);
-    while let Some(b) = queue.pop_front() {
-        let d = dist[&b];
-        for m in Move::ALL {
-            if let Some(n) = b.moved(m) {
-                dist.entry(n.clone()).or_insert_with(|| {
-                    queue.push_back(n);
-                    d + 1
-                });
-            }
-        }
-    }
-    dist
 }
 
 /// The groups, as cells of the blank-first goal, carried to `goal` by the symmetry that takes

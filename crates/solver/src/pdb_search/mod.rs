@@ -672,17 +672,8 @@ pub fn solve_dual(
     engine.dual = dual;
     let goal = db.goal();
     let parity = Parity::of(board, goal);
-    let mut solution = Solution {
-        status: Status::Unsolvable,
-        moves: Moves::default(),
-        optimal: false,
-        algorithm: Algorithm::IdaStar,
-        heuristic: Some(HeuristicKind::Pdb),
-        stats: Stats::default(),
-        lower_bound: None,
-        reason: None,
-        notes: Vec::new(),
-    };
+    let mut solution =
+        Solution::without_moves(Status::Unsolvable, Algorithm::IdaStar, Some(HeuristicKind::Pdb));
     if !parity.solvable() {
         solution.reason = Some(Reason::Unsolvable(parity));
         solution.stats.seconds = clock.elapsed().as_secs_f64();

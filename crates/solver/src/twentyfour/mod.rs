@@ -44,7 +44,7 @@ pub use tables::{MAX_LOOKUPS, Tables, TablesError};
 use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Limits};
 use crate::pruning::{FORBIDDEN, Pruner};
-use crate::solution::{Limit, Reason, Solution, Stats, Status};
+use crate::solution::{Limit, Reason, Solution, Status};
 use engine::{Engine, Node, Pass, Watch};
 
 /// The pruning machine's default string length: 2x2 circles and the longer duplicates found
@@ -128,17 +128,8 @@ pub fn solve(
         return Err(SearchError::Mismatch);
     }
     let goal = tables.goal();
-    let mut solution = Solution {
-        status: Status::Unsolvable,
-        moves: Moves::default(),
-        optimal: false,
-        algorithm: Algorithm::IdaStar,
-        heuristic: Some(HeuristicKind::Pdb),
-        stats: Stats::default(),
-        lower_bound: None,
-        reason: None,
-        notes: Vec::new(),
-    };
+    let mut solution =
+        Solution::without_moves(Status::Unsolvable, Algorithm::IdaStar, Some(HeuristicKind::Pdb));
     let parity = Parity::of(board, goal);
     if !parity.solvable() {
         solution.reason = Some(Reason::Unsolvable(parity));
