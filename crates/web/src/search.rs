@@ -287,15 +287,17 @@ pub struct ControlAnswer {
     pub expanded: u64,
 }
 
+/// The running search `id`, or a 404 saying there is none.
+fn running(state: &AppState, id: &str) -> Result<Arc<Session>, AppError> {
+    state.streams.get(id).ok_or_else(|| AppError::not_found(format!("no search {id} is running")))
+}
+
 /// `POST /api/search/{id}/{action}`.
 pub async fn control(
     State(state): State<Arc<AppState>>,
     Path((id, action)): Path<(String, String)>,
 ) -> Result<Json<ControlAnswer>, AppError> {
-    let session = state
-        .streams
-        .get(&id)
-        .ok_or_else(|| AppError::not_found(format!("no search {id} is running")))?;
+    let session = running(&state, &id)?;
     let answer = |state| ControlAnswer {
         id: id.clone(),
         state,
@@ -336,10 +338,7 @@ pub async fn set_pace(
     State(state): State<Arc<AppState>>,
     Path((id, value)): Path<(String, String)>,
 ) -> Result<Json<ControlAnswer>, AppError> {
-    let session = state
-        .streams
-        .get(&id)
-        .ok_or_else(|| AppError::not_found(format!("no search {id} is running")))?;
+    let session = running(&state, &id)?;
     let value = value
         .parse::<f64>()
         .map_err(|_| AppError::bad_request(format!("pace must be a number, got {value:?}")))?;
