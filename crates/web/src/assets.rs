@@ -4,11 +4,10 @@
 //! its bytes computed at compile time) and `Cache-Control: no-cache`, so a browser revalidates
 //! and gets a 304 until the binary changes.
 
-use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::error::AppError;
+use crate::error::{AppError, AppPath};
 
 /// One embedded file.
 #[derive(Debug)]
@@ -92,7 +91,7 @@ pub async fn index(headers: HeaderMap) -> Response {
 }
 
 /// `GET /assets/{name}`.
-pub async fn file(Path(name): Path<String>, headers: HeaderMap) -> Response {
+pub async fn file(AppPath(name): AppPath<String>, headers: HeaderMap) -> Response {
     match ASSETS.iter().find(|a| a.name == name) {
         Some(asset) => serve(asset, &headers),
         None => AppError::not_found(format!("no asset {name:?}")).into_response(),

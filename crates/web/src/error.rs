@@ -4,13 +4,25 @@
 //! sent: 400 for bad input, 413 for a body over the limit, 503 with `Retry-After` when the
 //! solver pool is full. A 500 is reserved for our own bugs (a solver panic).
 
+use std::time::Duration;
+
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{FromRequest, FromRequestParts, Query, Request};
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::{HeaderValue, StatusCode, header, request::Parts};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+/// The longest [`AppJson`] waits for a whole body, as the app's request extension
+/// ([`crate::Config::body_timeout`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyTimeout(pub(crate) Duration);
+
+impl BodyTimeout {
+    /// Without the extension (a router built by hand).
+    const DEFAULT: Duration = Duration::from_secs(10);
+}
 
 /// How long a client should wait before retrying when the pool is full, in seconds.
 pub const RETRY_AFTER_SECS: u32 = 1;
@@ -36,6 +48,24 @@ impl AppError {
     /// 405: the path exists but not with this method.
     pub fn method_not_allowed(message: impl Into<String>) -> AppError {
         AppError { status: StatusCode::METHOD_NOT_ALLOWED, message: message.into() }
+    }
+
+    /// 413: the request body is over [`crate::MAX_BODY_BYTES`].
+    pub fn too_large() -> AppError {
+        let limit = crate::MAX_BODY_BYTES / 1024;
+        AppError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: format!("the request body is over {limit} KiB"),
+        }
+    }
+
+    /// 408: the request body did not arrive within `limit` (a body dripped a byte at a time
+    /// held its connection forever).
+    pub fn body_timeout(limit: Duration) -> AppError {
+        AppError {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message: format!("the request body did not arrive within {} s", limit.as_secs_f64()),
+        }
     }
 
     /// 503: every solver worker is busy and the queue is full (or waited too long).
@@ -85,8 +115,7 @@ impl From<BytesRejection> for AppError {
     fn from(rejection: BytesRejection) -> AppError {
         let status = rejection.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
-            let limit = crate::MAX_BODY_BYTES / 1024;
-            return AppError { status, message: format!("the request body is over {limit} KiB") };
+            return AppError::too_large();
         }
         AppError {
             status,
@@ -117,7 +146,17 @@ where
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<AppJson<T>, AppError> {
-        let body = Bytes::from_request(req, state).await?;
+        // A declared length over the cap is refused before any of it is read (a client
+        // announcing 99999999999 bytes and sending two held the connection forever).
+        let declared = req.headers().get(header::CONTENT_LENGTH);
+        let declared = declared.and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > crate::MAX_BODY_BYTES as u64) {
+            return Err(AppError::too_large());
+        }
+        let limit = req.extensions().get::<BodyTimeout>().map_or(BodyTimeout::DEFAULT, |t| t.0);
+        let body = tokio::time::timeout(limit, Bytes::from_request(req, state))
+            .await
+            .map_err(|_| AppError::body_timeout(limit))??;
         serde_json::from_slice(&body)
             .map(AppJson)
             .map_err(|err| AppError::bad_request(format!("invalid JSON: {err}")))
@@ -138,5 +177,31 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<AppQuery<T>, AppError> {
         let Query(value) = Query::<T>::from_request_parts(parts, state).await?;
         Ok(AppQuery(value))
+    }
+}
+
+/// Path parameters, with rejections as [`AppError`] (400): a path that is not UTF-8
+/// (`/assets/%FF`) was answered in plain text.
+#[derive(Debug)]
+pub struct AppPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for AppPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<AppPath<T>, AppError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(value)) => Ok(AppPath(value)),
+            Err(rejection) => Err(AppError::from(rejection)),
+        }
+    }
+}
+
+impl From<PathRejection> for AppError {
+    fn from(rejection: PathRejection) -> AppError {
+        AppError::bad_request(format!("invalid path: {}", rejection.body_text()))
     }
 }

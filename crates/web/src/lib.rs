@@ -113,7 +113,7 @@ use npuzzle_solver::Solver;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-pub use error::{AppError, AppJson, AppQuery, RETRY_AFTER_SECS};
+pub use error::{AppError, AppJson, AppPath, AppQuery, RETRY_AFTER_SECS};
 pub use hint::{HintAnswer, MoveAnswer};
 pub use npuzzle_solver::Record;
 pub use pool::{Pool, PoolLoad};
@@ -156,6 +156,16 @@ pub struct Config {
     /// Streamed searches computing at once (default: the machine's cores); the others wait
     /// for their turn (see [`gate`]).
     pub stream_workers: usize,
+    /// Connections open at once (default: the descriptor limit less 64); one more is
+    /// answered 503 and closed, so that the server never runs out of descriptors.
+    pub max_connections: usize,
+    /// The longest a connection may take to send a request's head, counted from when the
+    /// server starts waiting for it (a new connection, or one kept alive after an answer);
+    /// then it is closed (default 10 s).
+    pub header_timeout: Duration,
+    /// The longest a request body may take to arrive, whole (default 10 s); then it is
+    /// answered 408.
+    pub body_timeout: Duration,
 }
 
 impl Config {
@@ -180,6 +190,9 @@ impl Default for Config {
             stream_wall: Duration::from_secs(30 * 60),
             stream_memory: 96 << 20,
             stream_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_connections: server::default_max_connections(),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -220,6 +233,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::Extension(error::BodyTimeout(state.config.body_timeout)))
         // Request logs: one line per response at `info`, with method, path, status, latency.
         .layer(
             TraceLayer::new_for_http()

@@ -68,7 +68,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use npuzzle_core::Board;
@@ -81,7 +81,7 @@ use serde_json::json;
 use tokio::sync::mpsc;
 
 use crate::AppState;
-use crate::error::{AppError, AppQuery};
+use crate::error::{AppError, AppPath, AppQuery};
 use crate::gate::{Gate, Turn};
 use crate::solve::{SolveRequest, Task};
 
@@ -295,7 +295,7 @@ fn running(state: &AppState, id: &str) -> Result<Arc<Session>, AppError> {
 /// `POST /api/search/{id}/{action}`.
 pub async fn control(
     State(state): State<Arc<AppState>>,
-    Path((id, action)): Path<(String, String)>,
+    AppPath((id, action)): AppPath<(String, String)>,
 ) -> Result<Json<ControlAnswer>, AppError> {
     let session = running(&state, &id)?;
     let answer = |state| ControlAnswer {
@@ -336,7 +336,7 @@ pub async fn control(
 /// `POST /api/search/{id}/pace/{nodes_per_second}`: a new pace (0: full speed).
 pub async fn set_pace(
     State(state): State<Arc<AppState>>,
-    Path((id, value)): Path<(String, String)>,
+    AppPath((id, value)): AppPath<(String, String)>,
 ) -> Result<Json<ControlAnswer>, AppError> {
     let session = running(&state, &id)?;
     let value = value

@@ -1,11 +1,27 @@
-//! Running the app on a socket: the runtime, request logs, and a clean shutdown.
+//! Running the app on a socket: the runtime, the connection loop, request logs, and a clean
+//! shutdown.
+//!
+//! The loop is hyper's own rather than `axum::serve`, which has no read timeouts and no
+//! connection cap: one client that opened a connection and sent half a request line kept it
+//! forever, and 1,100 such clients under the common 1,024-descriptor limit made the server
+//! unreachable (`accept error: Too many open files`). Here every connection must send its
+//! request head within [`Config::header_timeout`] (an idle keep-alive connection too), a body
+//! must arrive within [`Config::body_timeout`] (see [`crate::AppJson`]), and at most
+//! [`Config::max_connections`] are open at once, below the descriptor limit: one more is
+//! answered 503 at once and closed.
 
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use tokio::net::TcpListener;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
 
 use crate::{AppState, Config, app};
 
@@ -17,20 +33,86 @@ use crate::{AppState, Config, app};
 /// to one allocator arena per worker.
 ///
 /// # Errors
-/// When accepting connections fails.
+/// Never for a failed `accept` (a descriptor shortage passes; it is logged and retried);
+/// the signature keeps room for errors of setting up.
 pub async fn serve(
     listener: TcpListener,
     state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let router = app(Arc::clone(&state));
-    let on_shutdown = async move {
-        shutdown.await;
-        tracing::info!("shutting down: cancelling running solves");
-        state.pool.cancel_all();
-        state.streams.stop_all();
-    };
-    axum::serve(listener, router).with_graceful_shutdown(on_shutdown).await
+    let open = Arc::new(Semaphore::new(state.config.max_connections.max(1)));
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, _peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    // Out of descriptors, or a connection reset before it was taken: wait a
+                    // moment rather than spin.
+                    tracing::warn!(%err, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
+            tokio::spawn(refuse(stream));
+            continue;
+        };
+        let service = TowerToHyperService::new(router.clone());
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(state.config.header_timeout)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // A client that goes away or times out is not an error of the server.
+            if let Err(err) = connection.await {
+                tracing::debug!(%err, "connection ended");
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    tracing::info!("shutting down: cancelling running solves");
+    state.pool.cancel_all();
+    state.streams.stop_all();
+    graceful.shutdown().await;
+    Ok(())
+}
+
+/// Answers a connection over the cap with a 503 and closes it, giving up on a client that
+/// does not take the answer within a second.
+async fn refuse(mut stream: TcpStream) {
+    let body = format!(
+        "{{\"error\":\"too many connections are open; retry in {} s\"}}",
+        crate::RETRY_AFTER_SECS
+    );
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: {}\r\n\
+         connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        crate::RETRY_AFTER_SECS,
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(answer.as_bytes())).await;
+}
+
+/// The most connections to keep open: the descriptor limit less room for everything else
+/// the server opens (the listener, standard streams, database files, a log), at least 16.
+pub(crate) fn default_max_connections() -> usize {
+    let limit = descriptor_limit().unwrap_or(1024);
+    limit.saturating_sub(64).clamp(16, 16_384)
+}
+
+/// The soft limit on open descriptors (Linux: from `/proc/self/limits`).
+fn descriptor_limit() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    let soft = line.strip_prefix("Max open files")?.split_whitespace().next()?;
+    soft.parse().ok()
 }
 
 /// Binds `addr`, calls `ready` with the bound address (to print the URL), and serves until

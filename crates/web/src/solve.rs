@@ -43,15 +43,29 @@ pub struct SolveRequest {
     pub mode: Mode,
 }
 
-/// What `POST /api/solve` answers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// The largest weight of weighted A*, as on the command line.
+pub const MAX_WEIGHT: f64 = 100.0;
+
+/// What `POST /api/solve` answers: `"solve"` or `"hint"`, in any case (as the command line
+/// reads its values).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
     /// The record of `npuzzle solve --format json`.
     #[default]
     Solve,
     /// The next move of a (preferably optimal) solution and the distance.
     Hint,
+}
+
+impl<'de> Deserialize<'de> for Mode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Mode, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        match text.trim().to_ascii_lowercase().as_str() {
+            "solve" => Ok(Mode::Solve),
+            "hint" => Ok(Mode::Hint),
+            _ => Err(serde::de::Error::unknown_variant(&text, &["solve", "hint"])),
+        }
+    }
 }
 
 /// A request checked at the boundary: what the solver is asked to do.
@@ -89,9 +103,10 @@ impl Task {
             .parse::<Heuristic>()
             .map_err(|err| AppError::bad_request(err.to_string()))?;
         let weight = request.weight.unwrap_or(2.0);
-        if !(weight.is_finite() && weight >= 1.0) {
+        // The command line's cap: past it weighted A* is greedy in all but name.
+        if !(weight.is_finite() && (1.0..=MAX_WEIGHT).contains(&weight)) {
             return Err(AppError::bad_request(format!(
-                "weight must be a number of at least 1, got {weight}"
+                "weight must be a number from 1 to {MAX_WEIGHT}, got {weight}"
             )));
         }
         let options = Options {

@@ -12,6 +12,9 @@ use npuzzle_web::{AppState, Config, app};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
+/// Adversarial clients on a real socket.
+mod hostile;
+
 fn state() -> Arc<AppState> {
     AppState::new(Config::default())
 }
