@@ -312,6 +312,14 @@ pub enum InputError {
         /// The board's size.
         board: Size,
     },
+    /// A solution length after `|` too large to be one.
+    #[error("line {line}: solution length {text} after '|' is out of range (at most {})", u32::MAX)]
+    LengthRange {
+        /// One-based line number.
+        line: usize,
+        /// The number (shortened).
+        text: String,
+    },
     /// Text after `|` that is not a solution length.
     #[error("line {line}: {text:?} after '|' is not a solution length")]
     Length {
@@ -565,9 +573,14 @@ fn instance_line(body: &str, line: usize) -> Result<(Board, Option<u32>), InputE
     let (board_text, optimal) = match body.split_once('|') {
         Some((b, len)) => {
             let len = len.trim();
-            let n = len
-                .parse::<u32>()
-                .map_err(|_| InputError::Length { line, text: len.chars().take(24).collect() })?;
+            let text = || len.chars().take(24).collect();
+            let n = len.parse::<u32>().map_err(|_| {
+                if !len.is_empty() && len.bytes().all(|b| b.is_ascii_digit()) {
+                    InputError::LengthRange { line, text: text() }
+                } else {
+                    InputError::Length { line, text: text() }
+                }
+            })?;
             (b, Some(n))
         }
         None => (body, None),
@@ -732,6 +745,10 @@ mod tests {
         assert_eq!(korf.len(), 1);
         assert_eq!(korf[0].board.size().to_string(), "4x4");
         assert!(matches!(parse_input("1 2 3/4 5 6/7 0 8 | x"), Err(InputError::Length { .. })));
+        assert_eq!(
+            parse_input("1 2 3/4 5 6/7 0 8 | 99999999999").unwrap_err().to_string(),
+            "line 1: solution length 99999999999 after '|' is out of range (at most 4294967295)"
+        );
         let flat = parse_input("1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 0 8\n").unwrap();
         assert_eq!(flat.len(), 2);
         let digits = parse_input("867254301\n123456780\n\n1230\n").unwrap();

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use crate::limits::Budget;
+use crate::limits::{Budget, Growth};
 use crate::observer::{Begin, Expand, Frontier, Generate};
 use crate::{Cost, Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
 use crate::{finish, tick};
@@ -134,6 +134,7 @@ where
     let mut arena: Vec<Record<N, C>> = Vec::new();
     let mut index: FxHashMap<N, u32> = FxHashMap::default();
     let mut open: BinaryHeap<Entry<K, C>> = BinaryHeap::new();
+    let mut growth = Growth::default();
 
     let outcome = 'search: {
         if memory.exceeds(1, 1) {
@@ -162,6 +163,21 @@ where
             if let Err(stop) = budget.check_expand(stats.expanded) {
                 break 'search Outcome::Stopped(stop);
             }
+            if stats.expanded & 1023 == 0 {
+                let more = Growth::next_entries(stats.generated, stats.expanded);
+                let full = index.capacity() - index.len() < more
+                    || arena.capacity() - arena.len() < more
+                    || open.capacity() - open.len() < more;
+                let grow = || {
+                    index.reserve(index.len().max(more));
+                    arena.reserve(arena.len().max(more));
+                    open.reserve(open.len().max(more));
+                };
+                if let Err(stop) = growth.room(&budget, full, grow) {
+                    break 'search Outcome::Stopped(stop);
+                }
+            }
+            let record = &arena[current as usize];
             let closed = usize::try_from(stats.expanded).unwrap_or(usize::MAX);
             let parent = arena.get(record.parent as usize).map(|p| &p.node);
             let view = OpenView { open: &open, arena: &arena };

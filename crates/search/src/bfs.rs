@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashSet;
 
-use crate::limits::Budget;
+use crate::limits::{Budget, Growth};
 use crate::observer::{Begin, Expand, Frontier, Generate};
 use crate::{Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
 use crate::{finish, tick};
@@ -62,6 +62,7 @@ where
     // keeps its parent's index so the path can be traced back.
     let mut queue: Vec<(N, u32)> = Vec::new();
     let mut seen: FxHashSet<N> = FxHashSet::default();
+    let mut growth = Growth::default();
 
     let outcome = 'search: {
         if memory.exceeds(1, 0) {
@@ -87,6 +88,18 @@ where
             }
             if let Err(stop) = budget.check_expand(stats.expanded) {
                 break 'search Outcome::Stopped(stop);
+            }
+            if stats.expanded & 1023 == 0 {
+                let more = Growth::next_entries(stats.generated, stats.expanded);
+                let full =
+                    seen.capacity() - seen.len() < more || queue.capacity() - queue.len() < more;
+                let grow = || {
+                    seen.reserve(seen.len().max(more));
+                    queue.reserve(queue.len().max(more));
+                };
+                if let Err(stop) = growth.room(&budget, full, grow) {
+                    break 'search Outcome::Stopped(stop);
+                }
             }
             let (node, parent) = &queue[head];
             let parent = queue.get(*parent as usize).map(|p| &p.0);

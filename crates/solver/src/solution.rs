@@ -174,10 +174,24 @@ impl fmt::Display for Note {
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")
             }
-            Note::Improved { from, to, attempts } => write!(
-                f,
-                "the anytime mode improved it from {from} to {to} moves in {attempts} attempts"
-            ),
+            Note::Improved { from, to, attempts } => {
+                let attempts = match attempts {
+                    1 => "1 attempt".to_string(),
+                    n => format!("{n} attempts"),
+                };
+                if to < from {
+                    write!(
+                        f,
+                        "the anytime mode improved it from {from} to {to} moves in {attempts}"
+                    )
+                } else {
+                    // "improved it from 4 to 4 moves" said what did not happen.
+                    write!(
+                        f,
+                        "the anytime mode found nothing shorter than {from} moves in {attempts}"
+                    )
+                }
+            }
         }
     }
 }

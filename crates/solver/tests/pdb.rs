@@ -536,6 +536,78 @@ mod cache {
     }
 
     #[test]
+    fn a_file_8_bytes_too_long_was_called_truncated() {
+        let (cache, goal, partition, path) = setup("too-long");
+        let mut bytes = fs::read(&path).unwrap();
+        let n = bytes.len() as u64;
+        bytes.extend_from_slice(&[0; 8]);
+        fs::write(&path, &bytes).unwrap();
+        let err = cache.load(&goal, &partition).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CacheError::Invalid { source: FileError::TooLong { found, expected }, .. }
+                    if found == n + 8 && expected == n
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("damaged: too long"), "{err}");
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn an_empty_or_random_file_was_rebuilt_without_saying_damaged() {
+        let (cache, goal, partition, path) = setup("random");
+        for junk in [Vec::new(), (0..5000u32).map(|i| (i * 7919 % 251) as u8).collect()] {
+            fs::write(&path, &junk).unwrap();
+            let mut warnings = Vec::new();
+            cache
+                .load_or_build(&goal, &partition, 1, &|_| {}, None, &mut |w| {
+                    warnings.push(w.to_string());
+                })
+                .unwrap();
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+            assert!(warnings[0].contains(": damaged: "), "{}", warnings[0]);
+        }
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn a_fifo_named_pdb_hung_every_reader_of_the_cache() {
+        let (cache, goal, partition, path) = setup("fifo");
+        fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&path).status().unwrap();
+        assert!(made.success());
+        // Each call would block forever in `open` if it opened the FIFO: they run on a
+        // thread, and the test fails (instead of hanging) when one does not come back.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let worker = cache.clone();
+        let (g, p) = (goal.clone(), partition.clone());
+        std::thread::spawn(move || {
+            let load = worker.load(&g, &p).map(|_| ());
+            let listed = worker.list().unwrap();
+            let verified = worker.verify().unwrap();
+            let best = worker.best(&g, &mut |_| {}).map(|db| db.is_some());
+            let _ = tx.send((load.map_err(|e| e.to_string()), listed, verified.len(), best.ok()));
+        });
+        let (load, listed, verified, best) = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the cache's readers came back from a FIFO");
+        assert!(load.unwrap_err().ends_with(": not a regular file"));
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].header.as_ref().unwrap_err(), &FileError::NotAFile);
+        assert_eq!(verified, 1);
+        assert_eq!(best, Some(false));
+        // A build replaces it with a sound file.
+        let mut warnings: Vec<String> = Vec::new();
+        cache
+            .load_or_build(&goal, &partition, 1, &|_| {}, None, &mut |w| warnings.push(w.into()))
+            .unwrap();
+        assert!(cache.load(&goal, &partition).unwrap().is_some(), "{warnings:?}");
+        let _ = fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
     fn a_file_holding_another_partition_is_stale() {
         let (cache, goal, partition, path) = setup("stale");
         let other = Partition::parse("3-5", &goal).unwrap();

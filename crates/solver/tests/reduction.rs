@@ -190,3 +190,70 @@ proptest! {
         prop_assert_eq!(end, goal);
     }
 }
+
+/// Solves `board` with `--algorithm reduction` through the solver's front door.
+fn solve_reduction(board: &Board, goal: &Board, improve: bool) -> npuzzle_solver::Solution {
+    let options = npuzzle_solver::Options {
+        algorithm: npuzzle_solver::Algorithm::Reduction,
+        improve,
+        limits: npuzzle_solver::Limits {
+            // The anytime mode spends the whole timeout unless it meets the lower bound.
+            timeout: Some(if improve { Duration::from_millis(30) } else { Duration::from_secs(5) }),
+            ..npuzzle_solver::Limits::default()
+        },
+        ..npuzzle_solver::Options::default()
+    };
+    npuzzle_solver::solve(board, goal, &options).expect("a valid request")
+}
+
+#[test]
+fn an_answer_as_long_as_its_own_lower_bound_was_called_not_proven_optimal() {
+    let mut scrambler = Scrambler::new(18);
+    let (mut at_bound, mut above) = (0, 0);
+    // Small boards end in the exact tables, at their bound; walks on 6x6 mostly do not.
+    for (size, walk) in [(Size::new(3, 2).unwrap(), 6), (Size::square(6).unwrap(), 60)] {
+        let goal = Goal::BlankLast.board(size).unwrap();
+        for k in 0..30 {
+            let (board, _) = scrambler.walk(&goal, k * walk / 30);
+            for improve in [false, true] {
+                let s = solve_reduction(&board, &goal, improve);
+                assert_replays(&board, &goal, &s.moves);
+                let bound = s.lower_bound.expect("a lower bound");
+                assert_eq!(s.optimal, s.moves.len() as u64 == bound, "{board}: {s:?}");
+                if s.optimal {
+                    at_bound += 1;
+                    assert!(s.note().is_none(), "{board}: {:?}", s.note());
+                } else {
+                    above += 1;
+                    let note = s.note().expect("why it is not proven optimal");
+                    assert!(!note.contains("from 4 to 4"), "{note}");
+                }
+            }
+        }
+    }
+    assert!(at_bound > 0 && above > 0, "{at_bound} at the bound, {above} above");
+}
+
+#[test]
+fn the_anytime_note_said_improved_from_4_to_4() {
+    let note = npuzzle_solver::Note::Improved { from: 4, to: 4, attempts: 1 };
+    assert_eq!(
+        note.to_string(),
+        "the anytime mode found nothing shorter than 4 moves in 1 attempt"
+    );
+    let note = npuzzle_solver::Note::Improved { from: 9, to: 7, attempts: 3 };
+    assert_eq!(note.to_string(), "the anytime mode improved it from 9 to 7 moves in 3 attempts");
+}
+
+#[test]
+fn the_seconds_of_a_reduction_answer_were_read_before_the_solve() {
+    // A 100x100 board takes the reduction solver a good fraction of a second; its answer
+    // reported 0.0001 s. Everything the solve does outside its own clock is microseconds.
+    let goal = Goal::BlankLast.board(Size::square(100).unwrap()).unwrap();
+    let board = Scrambler::new(5).solvable(&goal);
+    let clock = Instant::now();
+    let s = solve_reduction(&board, &goal, false);
+    let wall = clock.elapsed().as_secs_f64();
+    assert!(s.stats.seconds <= wall, "{} s reported, {wall} s measured", s.stats.seconds);
+    assert!(s.stats.seconds >= wall / 2.0, "{} s reported, {wall} s measured", s.stats.seconds);
+}

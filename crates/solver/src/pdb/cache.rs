@@ -28,8 +28,8 @@ pub enum CacheError {
         /// What the system said.
         source: io::Error,
     },
-    /// The file is damaged, truncated, or of another format version.
-    #[error("{path}: {source}")]
+    /// The file is damaged, truncated, of another format version, or not a regular file.
+    #[error("{path}: {}", damaged(source))]
     Invalid {
         /// The file.
         path: PathBuf,
@@ -205,7 +205,7 @@ impl Cache {
             if name.starts_with('.') || !name.ends_with(".pdb") {
                 continue;
             }
-            let bytes = entry.metadata().map_or(0, |m| m.len());
+            let bytes = fs::metadata(&path).map_or(0, |m| m.len());
             let header = read_head(&path).and_then(|head| describe(&head));
             out.push(CachedFile { path, bytes, header });
         }
@@ -275,6 +275,9 @@ impl Cache {
 /// Maps and checks one file.
 fn open(path: &Path) -> Result<Database, CacheError> {
     let io_err = |source| CacheError::Io { path: path.to_path_buf(), source };
+    if !regular_file(path).map_err(io_err)? {
+        return Err(CacheError::Invalid { path: path.to_path_buf(), source: FileError::NotAFile });
+    }
     let f = fs::File::open(path).map_err(io_err)?;
     // SAFETY: the map is read-only, and npuzzle never writes a database file in place: new
     // files are written under a temporary name and renamed over the old one, which leaves
@@ -290,11 +293,30 @@ fn open(path: &Path) -> Result<Database, CacheError> {
 /// The first bytes of a file: enough for any header.
 fn read_head(path: &Path) -> Result<Vec<u8>, FileError> {
     use std::io::Read;
+    let unreadable = |e: io::Error| FileError::Unreadable(e.to_string());
+    if !regular_file(path).map_err(unreadable)? {
+        return Err(FileError::NotAFile);
+    }
     let mut head = Vec::new();
-    fs::File::open(path)
-        .and_then(|f| f.take(4096).read_to_end(&mut head))
-        .map_err(|_| FileError::Truncated { found: 0, expected: 64 })?;
+    fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head)).map_err(unreadable)?;
     Ok(head)
+}
+
+/// Whether `path` is a regular file (after symlinks), asked before opening it: opening a FIFO
+/// blocks until a writer comes (a FIFO named `*.pdb` hung `solve`, `pdb list` and `pdb
+/// verify` forever), and a device or a directory is no database either.
+fn regular_file(path: &Path) -> io::Result<bool> {
+    Ok(fs::metadata(path)?.is_file())
+}
+
+/// Why a file cannot be trusted, saying "damaged" unless the reason already does, or the
+/// file is sound but of another format version.
+fn damaged(source: &FileError) -> String {
+    match source {
+        FileError::Checksum | FileError::Version(_) | FileError::NotAFile => source.to_string(),
+        FileError::Unreadable(_) => format!("cannot be read: {source}"),
+        _ => format!("damaged: {source}"),
+    }
 }
 
 fn describe(head: &[u8]) -> Result<(Board, Partition), FileError> {

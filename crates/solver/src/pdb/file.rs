@@ -93,6 +93,21 @@ pub enum FileError {
     /// The checksum does not match: the file was damaged.
     #[error("checksum mismatch: the file is damaged")]
     Checksum,
+    /// Longer than its header says (bytes appended, or a torn write of another file).
+    #[error("too long: {found} bytes, expected {expected}")]
+    TooLong {
+        /// Bytes present.
+        found: u64,
+        /// Bytes the header announces.
+        expected: u64,
+    },
+    /// Not a regular file (a FIFO, a device, a directory): never opened, since opening a FIFO
+    /// waits for a writer that may never come.
+    #[error("not a regular file")]
+    NotAFile,
+    /// The file cannot be read (no permission, an I/O error): what the system said.
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 /// The description of one table in a header.
@@ -172,8 +187,12 @@ pub(crate) fn seal(file: &mut [u8]) {
 pub(crate) fn decode(file: &[u8]) -> Result<Header, FileError> {
     let header = decode_header(file)?;
     let expected = header.header_len as u64 + header.data_len;
-    if (file.len() as u64) != expected {
-        return Err(FileError::Truncated { found: file.len() as u64, expected });
+    let found = file.len() as u64;
+    if found < expected {
+        return Err(FileError::Truncated { found, expected });
+    }
+    if found > expected {
+        return Err(FileError::TooLong { found, expected });
     }
     let stored = u64::from_le_bytes(file[24..32].try_into().map_err(|_| FileError::Magic)?);
     if stored != checksum(file) {
@@ -291,6 +310,12 @@ mod tests {
         assert!(matches!(decode(&file[..n - 1]), Err(FileError::Truncated { .. })));
         assert!(matches!(decode(&file[..20]), Err(FileError::Truncated { .. })));
         assert!(matches!(decode(&[]), Err(FileError::Truncated { .. })));
+        let mut longer = file.clone();
+        longer.extend_from_slice(&[0; 8]);
+        assert_eq!(
+            decode(&longer),
+            Err(FileError::TooLong { found: n as u64 + 8, expected: n as u64 })
+        );
         for at in [0, 9, 40, 100, n - 1] {
             let mut bad = file.clone();
             bad[at] ^= 0x10;
