@@ -48,7 +48,7 @@ pub enum Command {
     /// Solve an instance file (or Korf's built-in sets) and report nodes and times.
     ///
     /// Exit status: 0 every length as expected; 1 a length differs from the expected one;
-    /// 4 a limit was reached.
+    /// otherwise 3 an instance cannot reach its goal, 4 a limit was reached (the highest).
     Bench(BenchArgs),
     /// Build, list and verify the pattern databases in the cache ($NPUZZLE_CACHE, or the
     /// platform cache directory's npuzzle/).
@@ -303,7 +303,7 @@ pub struct ScrambleArgs {
 
     /// Random seed, for reproducible boards [default: from the clock, printed to stderr as
     /// '# seed: N'].
-    #[arg(long, allow_negative_numbers = true, value_name = "S")]
+    #[arg(long, allow_negative_numbers = true, value_name = "S", value_parser = seed)]
     pub seed: Option<u64>,
 
     /// Goal: blank-last, blank-first, snail, or a board.
@@ -340,7 +340,7 @@ pub struct PlayArgs {
     pub goal: Goal,
 
     /// Random seed of the boards `r` deals [default: from the clock].
-    #[arg(long, allow_negative_numbers = true, value_name = "S")]
+    #[arg(long, allow_negative_numbers = true, value_name = "S", value_parser = seed)]
     pub seed: Option<u64>,
 }
 
@@ -509,6 +509,12 @@ fn whole(text: &str) -> Result<u64, String> {
         return Err(format!("{t:?} is not a whole number"));
     }
     t.parse::<u64>().map_err(|_| format!("{t} is too large"))
+}
+
+/// A seed: any whole number that fits in 64 bits (clap's own parser said "invalid digit found
+/// in string" for `-1`).
+fn seed(text: &str) -> Result<u64, String> {
+    whole(text).map_err(|_| format!("a seed is a whole number from 0 to {}", u64::MAX))
 }
 
 fn positive_u64(text: &str) -> Result<u64, String> {

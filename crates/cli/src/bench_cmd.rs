@@ -2,10 +2,17 @@
 //!
 //! The table has one row per instance (index, length, expected length, nodes generated,
 //! seconds) and a total with the node rate. The exit status is 1 when any length differs from
-//! the expected one (a wrong answer), 4 when a limit stopped an instance, else 0.
+//! the expected one (a wrong answer); otherwise 3 when an instance cannot reach its goal, 4
+//! when a limit stopped an instance (the highest of these), else 0. An unsolvable instance
+//! is reported as such, never as a length that differs; a limit is named with its value and
+//! the flag that would help.
+//!
+//! A file is read as `solve` reads one: at most 64 MiB, so `/dev/zero`, a FIFO fed forever or
+//! a huge sparse file is refused at once instead of filling the memory.
 
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -14,8 +21,14 @@ use npuzzle_core::{Board, Goal, parse_instances};
 use npuzzle_solver::{Databases, Limits, Options, Status, solve_with, thousands};
 use serde::Serialize;
 
+use crate::advice::{self, Given};
 use crate::args::{BenchArgs, ScrambleFormat};
 use crate::{korf24, pdb_cmd};
+
+/// Exit status when an instance cannot reach its goal (as `solve`'s).
+const EXIT_UNSOLVABLE: u8 = 3;
+/// Exit status when a limit stopped an instance.
+const EXIT_LIMIT: u8 = 4;
 
 const KORF100: &str = include_str!("../../../testdata/korf100.txt");
 const KORF24: &str = include_str!("../../../testdata/korf24.txt");
@@ -68,10 +81,11 @@ fn cpu_seconds() -> Option<f64> {
 
 /// Runs `npuzzle bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    crate::stdio::check_stdout()?;
     let text = match args.source.as_str() {
         "korf100" => KORF100.to_string(),
         "korf24" => KORF24.to_string(),
-        path => std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?,
+        path => crate::input::read_text(Path::new(path))?.1,
     };
     let mut instances =
         parse_instances(&text).with_context(|| format!("reading {}", args.source))?;
@@ -115,7 +129,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut tables: HashMap<Board, Databases> = HashMap::new();
     let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::twentyfour::Tables>> =
         HashMap::new();
-    let (mut mismatches, mut limits) = (0usize, 0usize);
+    let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
+    // The first limit hit: which instance, what limit, and what would help.
+    let mut first_limit: Option<String> = None;
     let (mut expanded, mut generated, mut seconds) = (0u64, 0u64, 0f64);
     let mut method = String::new();
     let mut cpu = 0.0;
@@ -177,10 +193,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             (Some(_), None) => true,
             (None, _) => false,
         };
-        if s.status == Status::Limit {
-            limits += 1;
-        } else if !ok {
-            mismatches += 1;
+        match s.status {
+            Status::Limit => {
+                limits += 1;
+                if first_limit.is_none() {
+                    first_limit = Some(limit_reason(&s, args, numbers[i]));
+                }
+            }
+            Status::Unsolvable => unsolvable += 1,
+            _ if !ok => mismatches += 1,
+            _ => {}
         }
         expanded += s.stats.expanded;
         generated += s.stats.generated;
@@ -205,12 +227,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         } else {
             let length = length.map_or_else(|| s.status.name().to_string(), |l| l.to_string());
             let expected = inst.optimal.map_or_else(|| "-".to_string(), |e| e.to_string());
-            let flag = if ok {
-                ""
-            } else if s.status == Status::Limit {
-                "  (limit)"
-            } else {
-                "  DIFFERS"
+            let flag = match s.status {
+                _ if ok => String::new(),
+                Status::Limit => {
+                    format!(
+                        "  ({})",
+                        s.limit().map_or_else(|| "limit".to_string(), |l| l.to_string())
+                    )
+                }
+                Status::Unsolvable => "  (cannot reach the goal)".to_string(),
+                _ => "  DIFFERS".to_string(),
             };
             writeln!(
                 out,
@@ -254,7 +280,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "total: {n} instances, {} as expected, {} nodes ({} per instance), {seconds:.3} s{}, {:.2} M nodes/s ({method}{}, {} thread{})",
-            n - mismatches - limits,
+            n - mismatches - limits - unsolvable,
             thousands(generated),
             thousands(generated / n.max(1) as u64),
             cpu_seconds().map_or(String::new(), |_| format!(" ({cpu:.2} s CPU)")),
@@ -271,9 +297,46 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         ));
         return Ok(ExitCode::from(1));
     }
+    if unsolvable > 0 {
+        crate::stdio::complain(format_args!(
+            "{unsolvable} instance(s) cannot reach the goal (unsolvable)"
+        ));
+    }
     if limits > 0 {
-        crate::stdio::complain(format_args!("{limits} instance(s) stopped at a limit"));
-        return Ok(ExitCode::from(4));
+        crate::stdio::complain(format_args!(
+            "{limits} instance(s) stopped at a limit; the first: {}",
+            first_limit.unwrap_or_default()
+        ));
+        return Ok(ExitCode::from(EXIT_LIMIT));
+    }
+    if unsolvable > 0 {
+        return Ok(ExitCode::from(EXIT_UNSOLVABLE));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `#3: time limit of 60 s reached after 1,234 expanded nodes; raise --timeout (it was 60 s),
+/// ...`: which limit stopped instance `number`, and what would help, worded with bench's own
+/// flags.
+fn limit_reason(s: &npuzzle_solver::Solution, args: &BenchArgs, number: usize) -> String {
+    let given = Given {
+        algorithm: args.algorithm,
+        optimal: false,
+        timeout: args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT),
+        max_memory: 0,
+        threads: args.threads,
+        max_nodes: args.max_nodes,
+    };
+    let what = s.error().unwrap_or_else(|| "a limit was reached".to_string());
+    // bench has no --max-memory: only another algorithm helps there.
+    let help = match s.limit() {
+        Some(npuzzle_solver::Limit::Memory(_)) => {
+            Some("use --algorithm idastar (optimal, memory linear in the depth)".to_string())
+        }
+        _ => advice::after_limit(s, &given),
+    };
+    match help {
+        Some(help) => format!("#{number}: {what}; {help}"),
+        None => format!("#{number}: {what}"),
+    }
 }

@@ -20,12 +20,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use npuzzle_core::{Board, MoveError, Moves, Parity, Perspective, parse_board};
-use npuzzle_solver::{Limits, Options, Status, solve};
+use npuzzle_core::{Board, MoveError, Moves, Parity, Perspective};
+use npuzzle_solver::{Limit, Limits, Options, Status, solve};
 use serde::Serialize;
 
 use crate::args::{CheckArgs, TextOrJson};
-use crate::input::{read_one_board, read_text};
+use crate::input::{board_or_file, read_text};
 use crate::stdio;
 
 /// Exit status when the moves do not reach the goal (or, with --optimal, are not optimal).
@@ -90,17 +90,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     if args.board == "-" && args.moves == "-" {
         bail!("BOARD and MOVES are both '-': stdin can be read only once");
     }
-    let (board, file_goal) = match parse_board(&args.board) {
-        Ok(board) => (board, None),
-        Err(err) => {
-            let path = Path::new(args.board.as_str());
-            if args.board == "-" || path.is_file() {
-                read_one_board(path)?
-            } else {
-                bail!("invalid BOARD: {err}");
-            }
-        }
-    };
+    let (board, file_goal) = board_or_file(&args.board)?;
     let goal = file_goal.as_ref().unwrap_or(&args.goal);
     let goal = goal.board(board.size()).context("--goal")?;
     let text = if args.moves == "-" { read_text(Path::new("-"))?.1 } else { args.moves.clone() };
@@ -254,6 +244,9 @@ fn optimum(board: &Board, goal: &Board, args: &CheckArgs) -> Optimum {
         limits: Limits {
             max_memory: Some(crate::solve_cmd::search_memory(args.max_memory, 1)),
             timeout: Some(timeout),
+            // Ctrl-C (or SIGTERM) answers "search cancelled" with status 4, as in `solve`;
+            // without it, the process was killed silently.
+            cancel: Some(crate::interrupt::install()),
             ..Limits::default()
         },
         ..Options::default()
@@ -265,6 +258,9 @@ fn optimum(board: &Board, goal: &Board, args: &CheckArgs) -> Optimum {
     );
     match solve(board, goal, &options) {
         Ok(s) if s.status == Status::Solved && s.optimal => Optimum::Length(s.moves.len()),
+        Ok(s) if s.limit() == Some(Limit::Cancelled) => {
+            Optimum::Limit(Limit::Cancelled.to_string())
+        }
         Ok(_) => Optimum::Limit(limits),
         Err(err) => Optimum::Limit(format!("the optimal search failed: {err}")),
     }

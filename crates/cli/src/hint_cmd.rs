@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use npuzzle_core::{Move, Perspective};
-use npuzzle_solver::{Hint, Limits, Options, Reason, Solver, Status};
+use npuzzle_solver::{Hint, Limit, Limits, Options, Reason, Solution, Solver, Status, thousands};
 use serde::Serialize;
 
 use crate::advice;
@@ -92,11 +92,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     let error = match &hint.solution.reason {
         None => None,
         Some(Reason::Unsolvable(parity)) => Some(advice::unsolvable(&task, parity)),
-        Some(_) => {
-            let s = &hint.solution;
-            let bound = s.lower_bound.map(|b| format!(" (lower bound {b})")).unwrap_or_default();
-            Some(format!("{}{bound}", s.error().unwrap_or_default()))
-        }
+        Some(_) => Some(limit_message(&hint.solution, args.max_memory)),
     };
     let perspective = if args.blank { Perspective::Blank } else { Perspective::Tile };
     let text = match args.format {
@@ -137,6 +133,22 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::from(code))
+}
+
+/// Why the search stopped, with its lower bound. A memory limit is named with the
+/// `--max-memory` the user gave, `max_memory` bytes: the search itself gets what is left after
+/// the process and its tables (it said "memory limit of 38 MiB" for `--max-memory 64`).
+fn limit_message(s: &Solution, max_memory: usize) -> String {
+    let bound = s.lower_bound.map(|b| format!(" (lower bound {b})")).unwrap_or_default();
+    let what = match s.limit() {
+        Some(Limit::Memory(_)) => format!(
+            "memory limit of {} MiB reached after {} expanded nodes",
+            max_memory >> 20,
+            thousands(s.stats.expanded)
+        ),
+        _ => s.error().unwrap_or_default(),
+    };
+    format!("{what}{bound}")
 }
 
 /// The move's letter in `perspective`, and what it does.
@@ -206,4 +218,25 @@ fn text(task: &Task, hint: &Hint, error: Option<&str>, perspective: Perspective)
         out.push_str(&format!("  {letter}  {what:<width$}  {distance}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_solver::Algorithm;
+
+    #[test]
+    fn a_memory_limit_was_named_by_the_share_the_search_got_not_by_max_memory() {
+        let mut s = Solution::without_moves(Status::Limit, Algorithm::WAStar, None);
+        // `--max-memory 64` leaves the search 38 MiB after the process and its tables.
+        s.reason = Some(Reason::Limit(Limit::Memory(38 << 20)));
+        s.stats.expanded = 1375;
+        s.lower_bound = Some(74);
+        assert_eq!(
+            limit_message(&s, 64 << 20),
+            "memory limit of 64 MiB reached after 1,375 expanded nodes (lower bound 74)"
+        );
+        s.reason = Some(Reason::Limit(Limit::Nodes(5)));
+        assert_eq!(limit_message(&s, 64 << 20), "node limit of 5 reached (lower bound 74)");
+    }
 }

@@ -113,7 +113,7 @@ impl Batch {
         let mut stdin_read = false;
         for (i, text) in args.boards.iter().enumerate() {
             let path = Path::new(text.as_str());
-            let is_file = parse_board(text).is_err() && (text == "-" || path.is_file());
+            let is_file = parse_board(text).is_err() && names_a_file(text);
             sources.push(if is_file {
                 read_file(path, &mut stdin_read)?
             } else {
@@ -254,14 +254,20 @@ pub fn board_or_file(text: &str) -> anyhow::Result<(Board, Option<Goal>)> {
     match parse_board(text) {
         Ok(board) => Ok((board, None)),
         Err(err) => {
-            let path = Path::new(text);
-            if text == "-" || path.is_file() {
-                read_one_board(path)
+            if names_a_file(text) {
+                read_one_board(Path::new(text))
             } else {
                 bail!("invalid BOARD: {err}");
             }
         }
     }
+}
+
+/// Whether `text` (not a board) names an input: `-` for stdin, or anything that exists. Not
+/// only regular files: a directory or a device is then refused by [`read_text`] with the
+/// system's reason, where it was parsed as a board (`"tmp" is not a number`).
+pub fn names_a_file(text: &str) -> bool {
+    text == "-" || std::fs::metadata(text).is_ok()
 }
 
 /// The task of solving `board` towards `goal`, or why the goal does not fit the board.

@@ -1,6 +1,7 @@
 //! Ctrl-C: the first one cancels the running searches, which end promptly with a `limit`
 //! answer (reason "search cancelled", with their lower bound) so that the results so far are
-//! printed; a second one ends the process at once.
+//! printed; a second one ends the process at once. SIGTERM and SIGHUP (a `kill`, a closed
+//! terminal, a job scheduler's stop) do the same: ended silently, a run left no record.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -116,7 +116,7 @@ pub fn tables_within(
             Lookup::OutOfTime(timeout)
         }
         Err(e) => {
-            crate::stdio::complain(format_args!("warning: {e:#}"));
+            crate::stdio::complain(format_args!("warning: {}", crate::reason(&e)));
             Lookup::Unavailable
         }
     }
@@ -262,7 +262,7 @@ impl Cached {
         match found {
             Lookup::Ready(tables) => Some(
                 solve(tables, board, &options.limits, self.threads, None, "search")
-                    .map_err(|e| format!("{e:#}")),
+                    .map_err(|e| crate::reason(&e)),
             ),
             Lookup::OutOfTime(timeout) => Some(Ok(out_of_time(board, goal, *timeout))),
             Lookup::Unavailable => None,
@@ -278,14 +278,8 @@ pub fn build(threads: usize, force: bool) -> anyhow::Result<()> {
     let partition = Tables::korf_felner_base_partition();
     if !force {
         if let Ok(Some(db)) = cache.load(&goal, &partition) {
-            println!(
-                "{}: already built and sound ({:.1} MB)",
-                cache.path(&goal, &partition).display(),
-                db.bytes().len() as f64 / 1e6
-            );
-            return Ok(());
+            return pdb_cmd::already_built(&cache.path(&goal, &partition), &db);
         }
     }
-    pdb_cmd::build_with_progress(&goal, &partition, threads)?;
-    Ok(())
+    pdb_cmd::build_and_save(&goal, &partition, threads)
 }

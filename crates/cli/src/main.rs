@@ -34,6 +34,7 @@ mod hint_cmd;
 mod input;
 mod interrupt;
 mod korf24;
+mod man_page;
 mod memory;
 mod output;
 mod pdb_cmd;
@@ -118,7 +119,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Command::Man => {
             stdio::check_stdout()?;
             let mut page = Vec::new();
-            clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+            man_page::render(&mut page)?;
             stdio::print_bytes(&page)?;
             Ok(ExitCode::SUCCESS)
         }

@@ -41,13 +41,43 @@ pub fn cache() -> Cache {
 }
 
 /// Builds (or rebuilds) a database with a progress bar on stderr when it is a terminal,
-/// saves it, and says where.
+/// saves it, and says where. A database that cannot be saved is still returned, with a
+/// warning: a solve can use it all the same.
 pub fn build_with_progress(
     goal: &Board,
     partition: &Partition,
     threads: usize,
 ) -> anyhow::Result<Database> {
-    let cache = cache();
+    let (db, seconds) = build_only(goal, partition, threads)?;
+    match cache().save(&db) {
+        Ok(path) => say_built(&db, seconds, &path),
+        Err(e) => crate::stdio::complain(format_args!(
+            "warning: could not save the pattern database: {e}"
+        )),
+    }
+    Ok(db)
+}
+
+/// [`build_with_progress`] for `pdb build`, whose whole purpose is the file: a database that
+/// cannot be saved (a read-only or full disk, no permission) is an error, so that a script
+/// can tell that nothing was stored.
+///
+/// # Errors
+/// When the build fails or the file cannot be written.
+pub fn build_and_save(goal: &Board, partition: &Partition, threads: usize) -> anyhow::Result<()> {
+    let (db, seconds) = build_only(goal, partition, threads)?;
+    let path = cache().save(&db).context("could not save the pattern database")?;
+    say_built(&db, seconds, &path);
+    Ok(())
+}
+
+/// Builds a database with a progress bar on stderr when it is a terminal; returns it and the
+/// seconds the build took.
+fn build_only(
+    goal: &Board,
+    partition: &Partition,
+    threads: usize,
+) -> anyhow::Result<(Database, f64)> {
     let bar = bar(partition);
     let clock = Instant::now();
     let update = |p: Progress| {
@@ -61,20 +91,18 @@ pub fn build_with_progress(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let seconds = clock.elapsed().as_secs_f64();
-    match cache.save(&db) {
-        Ok(path) => crate::stdio::complain(format_args!(
-            "built the {} pattern database for {} in {seconds:.1} s: {} ({:.1} MB)",
-            partition.sizes(),
-            goal,
-            path.display(),
-            db.bytes().len() as f64 / 1e6
-        )),
-        Err(e) => crate::stdio::complain(format_args!(
-            "warning: could not save the pattern database: {e}"
-        )),
-    }
-    Ok(db)
+    Ok((db, clock.elapsed().as_secs_f64()))
+}
+
+/// `built the 7-8 pattern database for ... in 12.3 s: PATH (549.0 MB)` on stderr.
+fn say_built(db: &Database, seconds: f64, path: &std::path::Path) {
+    crate::stdio::complain(format_args!(
+        "built the {} pattern database for {} in {seconds:.1} s: {} ({:.1} MB)",
+        db.partition().sizes(),
+        db.goal(),
+        path.display(),
+        db.bytes().len() as f64 / 1e6
+    ));
 }
 
 fn bar(partition: &Partition) -> Option<ProgressBar> {
@@ -146,13 +174,20 @@ pub fn available_threads() -> usize {
 pub fn run(args: &PdbArgs) -> anyhow::Result<ExitCode> {
     match &args.action {
         PdbAction::Build(b) => build(b),
-        PdbAction::List => list(),
-        PdbAction::Verify => verify(),
+        PdbAction::List => {
+            crate::stdio::check_stdout()?;
+            list()
+        }
+        PdbAction::Verify => {
+            crate::stdio::check_stdout()?;
+            verify()
+        }
     }
 }
 
 fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
     if args.partition.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("korf-felner")) {
+        korf_felner_fits(args)?;
         crate::korf24::build(args.threads.unwrap_or_else(available_threads), args.force)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -174,19 +209,51 @@ fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
         let cache = cache();
         match cache.load(&goal, &partition) {
             Ok(Some(db)) => {
-                println!(
-                    "{}: already built and sound ({:.1} MB)",
-                    cache.path(&goal, &partition).display(),
-                    db.bytes().len() as f64 / 1e6
-                );
+                already_built(&cache.path(&goal, &partition), &db)?;
                 return Ok(ExitCode::SUCCESS);
             }
             Ok(None) => {}
             Err(e) => crate::stdio::complain(format_args!("warning: {e}; rebuilding it")),
         }
     }
-    build_with_progress(&goal, &partition, threads)?;
+    build_and_save(&goal, &partition, threads)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `PATH: already built and sound (549.0 MB)` on stdout.
+///
+/// # Errors
+/// When stdout cannot be written.
+pub fn already_built(path: &std::path::Path, db: &Database) -> anyhow::Result<()> {
+    let line = format!(
+        "{}: already built and sound ({:.1} MB)\n",
+        path.display(),
+        db.bytes().len() as f64 / 1e6
+    );
+    crate::stdio::print_bytes(line.as_bytes())?;
+    Ok(())
+}
+
+/// Refuses `--partition korf-felner` with a size or goal its tables do not serve: they are the
+/// 24-puzzle's, for a goal with the blank in a corner (it built the 5x5 tables whatever
+/// `--size` and `--goal` said).
+fn korf_felner_fits(args: &PdbBuildArgs) -> anyhow::Result<()> {
+    let five = Size::square(5)?;
+    let size = args.size.unwrap_or(five);
+    if size != five {
+        bail!(
+            "--partition korf-felner: the tables are for the 5x5 board (the 24-puzzle), not {size}"
+        );
+    }
+    let goal = args.goal.board(size).context("--goal")?;
+    if npuzzle_solver::twentyfour::Tables::korf_felner_partition(&goal).is_err() {
+        bail!(
+            "--partition korf-felner: the tables serve goals with the blank in a corner, and \
+             --goal {} has it elsewhere",
+            args.goal
+        );
+    }
+    Ok(())
 }
 
 fn list() -> anyhow::Result<ExitCode> {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
-use npuzzle_core::{Board, Goal, Size};
+use npuzzle_core::{Goal, Size};
 use npuzzle_tui::{App, Config, StartError};
 
 use crate::args::PlayArgs;
@@ -15,12 +15,18 @@ const EXIT_UNSOLVABLE: u8 = 3;
 
 /// Runs `npuzzle play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let board = args
-        .board
-        .as_deref()
-        .map(|text| text.parse::<Board>().context("invalid BOARD"))
-        .transpose()?;
-    let size = match (&board, args.size, &args.goal) {
+    let (board, file_goal) = match args.board.as_deref() {
+        // The keys come from stdin: it cannot hold the board too.
+        Some("-") => bail!("play reads keys from the terminal: give BOARD as text or a file"),
+        Some(text) => {
+            let (board, goal) = crate::input::board_or_file(text)?;
+            (Some(board), goal)
+        }
+        None => (None, None),
+    };
+    // A goal the board's file sets wins, as in `solve`.
+    let goal = file_goal.unwrap_or_else(|| args.goal.clone());
+    let size = match (&board, args.size, &goal) {
         (Some(board), Some(size), _) if board.size() != size => {
             bail!("the board is {} but --size says {size}", board.size())
         }
@@ -31,7 +37,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     };
     let config = Config {
         size,
-        goal: args.goal.clone(),
+        goal,
         board,
         seed: args.seed.unwrap_or_else(clock_seed),
         // https://no-color.org: set and not empty means no colours.

@@ -276,31 +276,57 @@ where
         printed: usize,
         stop: bool,
     }
-    let window = threads * WINDOW_PER_THREAD;
+    let window = threads * (WINDOW_PER_THREAD + MAX_RUN);
     let feed = Mutex::new(Feed { jobs, taken: 0, printed: 0, stop: false });
     let turn = Condvar::new();
-    let (tx, rx) = mpsc::channel::<(usize, Job, Outcome)>();
+    let (tx, rx) = mpsc::channel::<Vec<(usize, Job, Outcome)>>();
     thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
             let (feed, turn, solve) = (&feed, &turn, &solve);
             scope.spawn(move || {
+                // Jobs taken at a time: one while they are slow, so that no thread sits on
+                // a queue of long searches; up to MAX_RUN while they take microseconds, so
+                // that the lock, the wake-ups and the channel are paid once per run rather
+                // than once per board (a million 2x2 boards ran slower on two threads than
+                // on one: 5.2 s against 2.2 s).
+                let mut run = 1;
                 loop {
-                    let (i, job) = {
+                    let first = {
                         let Ok(mut f) = feed.lock() else { return };
-                        while !f.stop && f.taken >= f.printed + window {
+                        while !f.stop && f.taken + run > f.printed + window {
                             let Ok(g) = turn.wait(f) else { return };
                             f = g;
                         }
                         if f.stop || cancel.load(Ordering::SeqCst) {
                             return;
                         }
-                        let Some(job) = f.jobs.next() else { return };
-                        f.taken += 1;
-                        (f.taken - 1, job)
+                        let first = f.taken;
+                        let taken: Vec<Job> = f.jobs.by_ref().take(run).collect();
+                        f.taken += taken.len();
+                        (first, taken)
                     };
-                    let outcome = solve(&job);
-                    if tx.send((i, job, outcome)).is_err() {
+                    let (first, taken) = first;
+                    if taken.is_empty() {
+                        return;
+                    }
+                    let clock = Instant::now();
+                    let n = taken.len();
+                    let mut done = Vec::with_capacity(n);
+                    for (k, job) in taken.into_iter().enumerate() {
+                        // Ctrl-C: no new job starts, as when jobs are taken one by one.
+                        if k > 0 && cancel.load(Ordering::SeqCst) {
+                            break;
+                        }
+                        let outcome = solve(&job);
+                        done.push((first + k, job, outcome));
+                    }
+                    run = if clock.elapsed() < FAST_JOB * n as u32 {
+                        (run * 2).min(MAX_RUN)
+                    } else {
+                        1
+                    };
+                    if tx.send(done).is_err() {
                         return;
                     }
                 }
@@ -316,8 +342,11 @@ where
             }
             turn.notify_all();
         };
-        for (i, job, outcome) in rx {
-            waiting.insert(i, (job, outcome));
+        for done in rx {
+            for (i, job, outcome) in done {
+                waiting.insert(i, (job, outcome));
+            }
+            let before = printed;
             while let Some((job, outcome)) = waiting.remove(&printed) {
                 if let Err(err) = emit(job, outcome) {
                     cancel.store(true, Ordering::SeqCst);
@@ -325,6 +354,8 @@ where
                     return Err(err);
                 }
                 printed += 1;
+            }
+            if printed > before {
                 if let Ok(mut f) = feed.lock() {
                     f.printed = printed;
                 }
@@ -334,6 +365,11 @@ where
         Ok(())
     })
 }
+
+/// The most jobs a thread takes at a time (see [`for_each_outcome`]).
+const MAX_RUN: usize = 64;
+/// A job faster than this lets its thread take more at a time.
+const FAST_JOB: Duration = Duration::from_micros(200);
 
 /// Solves one job under `options`; with `improve`, a board that the reduction solver's
 /// anytime mode answers gets that much time for it (within the timeout).
@@ -426,7 +462,7 @@ impl Databases {
                     }),
                     Ok(None) => None,
                     Err(err) => {
-                        stdio::complain(format_args!("warning: {err:#}"));
+                        stdio::complain(format_args!("warning: {}", crate::reason(&err)));
                         None
                     }
                 }
@@ -437,6 +473,9 @@ impl Databases {
 
 /// Writes the one-line reasons and warnings for a board to stderr.
 fn complain(report: &Report, several: bool) {
+    if report.replay_error.is_none() && report.error.is_none() && !report.mismatch() {
+        return; // The common case, a board solved: nothing to format.
+    }
     let at = if several { format!("{}: ", report.job.origin.label()) } else { String::new() };
     if let Some(err) = &report.replay_error {
         stdio::complain(format_args!("bug: {at}the solver's moves do not solve the board: {err}"));
