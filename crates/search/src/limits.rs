@@ -240,8 +240,10 @@ mod tests {
     fn a_rehash_that_could_not_end_before_the_deadline_was_started_anyway() {
         use super::Growth;
         use std::time::Duration;
-        let limits =
-            Limits { deadline: Some(Instant::now() + Duration::from_secs(3600)), ..Limits::default() };
+        let limits = Limits {
+            deadline: Some(Instant::now() + Duration::from_secs(3600)),
+            ..Limits::default()
+        };
         let budget = Budget::new(&limits);
         let mut growth = Growth::default();
         let mut grown = 0;
