@@ -70,6 +70,7 @@ class Chart {
     const pts = this.points;
     g.fillStyle = "#93a0bd";
     g.font = "11px system-ui, sans-serif";
+    g.textAlign = "left";
     if (pts.length < 2) {
       g.textAlign = "center";
       g.fillText(this.empty, cssW / 2, cssH / 2 + 4);
@@ -140,6 +141,7 @@ export class Lane {
     this.params = params;
     this.result = null;
     this.shown = null;
+    this.lastStats = null;
     this.id = null;
     this.title = names.title(params.algorithm, params.heuristic, params.weight);
     this.set("title", this.title);
@@ -151,11 +153,19 @@ export class Lane {
     delete this.el.dataset.length;
     this.field("expanded").dataset.value = "0";
     this.set("elapsed", "0.0 s");
-    this.set("key", names.keyFormula(params.algorithm, params.weight));
     this.field("soonest").replaceChildren();
     this.field("recent").replaceChildren();
     this.message("");
     this.field("result").hidden = true;
+    this.describe(params);
+    this.field("bounds").replaceChildren();
+    this.chart.reset(board ? "Press Start" : "No board");
+  }
+
+  /** Labels the lane for `params`: its f, its chart, its lists. */
+  describe(params) {
+    this.params = params;
+    this.set("key", names.keyFormula(params.algorithm, params.weight));
     const deepening = this.deepening;
     this.el.classList.toggle("no-bound", !deepening);
     this.el.classList.toggle("no-list", deepening);
@@ -164,8 +174,6 @@ export class Lane {
     const caption = deepening ? "Path depth over time" : "Frontier size over time";
     this.field("chart").setAttribute("aria-label", caption);
     this.field("caption").textContent = caption;
-    this.field("bounds").replaceChildren();
-    this.chart.reset(board ? "Press Start" : "No board");
   }
 
   /** Streams a search with `params` ({board, algorithm, heuristic, weight, pace}). */
@@ -183,6 +191,7 @@ export class Lane {
     });
     on("expand", (d) => this.queue({ expand: d }));
     on("stats", (d) => {
+      this.lastStats = d;
       if (!this.deepening) this.chart.add(d.elapsed, d.frontier);
       this.queue({ stats: d });
     });
@@ -333,8 +342,11 @@ export class Lane {
       this.set("g", record.length);
       this.set("h", informed ? 0 : "–");
       this.set("f", informed ? this.key(record.length, 0) : record.length);
-      // The lists and counts stay as the last frame showed them: the search's memory at the end.
-      if (this.shown) this.counts(this.shown.open, this.shown.closed);
+      // The lists stay as the last frame showed them: the search's memory at the end. A fast
+      // search may end before its last node was drawn: then its last statistics and the
+      // record give the counts (every expanded node is closed).
+      const last = this.shown && this.shown.n === record.expanded;
+      this.counts(last ? this.shown.open : this.lastStats ? this.lastStats.frontier : record.max_frontier, last ? this.shown.closed : record.expanded);
       this.el.dataset.length = String(record.length);
       this.state("solved");
       const opt = record.optimal ? "optimal" : "not proven optimal";

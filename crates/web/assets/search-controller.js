@@ -120,6 +120,10 @@ export class SearchController {
       root.querySelector(".s-heuristic").disabled = !names.algorithm(algorithm).informed;
     }
     $("code-panel").hidden = !$("s-code").checked;
+    for (const key of ["a", "b"]) {
+      const lane = this.lanes[key];
+      if (!lane.running && !lane.result) lane.describe(this.params(key, ""));
+    }
     if (!this.lanes.a.running) this.code.show(this.pairOf("a").algorithm);
   }
 
@@ -334,6 +338,7 @@ export class SearchController {
       a.href = URL.createObjectURL(new Blob([text], { type }));
     };
     link("batch-csv", csv, "text/csv");
+    $("batch-csv-text").textContent = csv;
     link("batch-json", JSON.stringify(rows, null, 1), "application/json");
   }
 
