@@ -94,9 +94,11 @@ export class GameController {
       seed = undefined;
     }
     if (ticket !== this.ticket) return;
-    await this.start(w, h, tiles, seed === undefined ? "random" : "daily");
+    // Said before the picture is drawn, so a fast player's "Solved!" is never overwritten.
+    const started = this.start(w, h, tiles, seed === undefined ? "random" : "daily");
     const what = seed === undefined ? `New ${w}×${h} game.` : `Today's ${w}×${h} scramble, the same for everyone.`;
     say(`${note}${what} The clock starts at your first move.${offline}`, note || offline ? "warn" : "");
+    await started;
   }
 
   /** Starts a game; `kind` says whether its solve is kept (random, daily, challenge). */

@@ -333,6 +333,8 @@ export class Lane {
     this.showCount(record.expanded);
     this.set("elapsed", seconds(record.seconds));
     this.set("rate", record.seconds > 0 ? short(Math.round(record.expanded / record.seconds)) : "–");
+    if (this.chart.points.length < 2) this.chart.empty = "Done before the first frame";
+    this.chart.draw();
     const box = this.field("result");
     box.hidden = false;
     box.replaceChildren();

@@ -177,7 +177,7 @@ export class ResultsController {
       ["Best TPS", s.bestTps ? fix2(s.bestTps) : "—"],
       ["ao5", s.ao5 === null ? "—" : clock(s.ao5)],
       ["ao12", s.ao12 === null ? "—" : clock(s.ao12)],
-      [`Session mean (${s.sessionCount})`, s.sessionMean === null ? "—" : clock(s.sessionMean)],
+      ["Session mean", s.sessionMean === null ? "—" : clock(s.sessionMean)],
     ];
     $("stats-figures").replaceChildren(...figures.map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v }))));
     $("stats-empty").hidden = s.count > 0;

@@ -81,6 +81,13 @@ impl Page {
     }
 
     async fn click(&self, id: &str) -> Outcome {
+        // As a person would, bring the control to the middle of the screen first: on a phone
+        // the search's transport bar covers the bottom edge.
+        self.js(&format!(
+            "const e = document.getElementById({}); if (e) e.scrollIntoView({{block: 'center'}});",
+            json!(id)
+        ))
+        .await?;
         self.client.find(Locator::Id(id)).await?.click().await?;
         Ok(())
     }
@@ -165,6 +172,11 @@ async fn connect(port: u16, profile: &Path) -> Result<Client, Error> {
         "--window-size=1280,900".into(),
         format!("--user-data-dir={}", profile.display()),
     ];
+    let mut args = args;
+    if std::env::var_os("NPUZZLE_SCREENSHOTS").is_some() {
+        // Screenshots for people are taken at a phone's and a laptop's density.
+        args.push("--force-device-scale-factor=2".into());
+    }
     let mut caps = serde_json::Map::new();
     caps.insert("browserName".into(), json!("chrome"));
     caps.insert("goog:chromeOptions".into(), json!({ "binary": CHROMIUM, "args": args }));
@@ -641,11 +653,9 @@ async fn bfs_on_a_hard_4x4_hits_its_cap_with_a_message(page: &Page) -> Outcome {
     let text = page.js(&format!("return {message};")).await?;
     ensure!(text.as_str().is_some_and(|t| t.contains("try A* with linear conflict")), "{text}");
     // A server cap reads "limit" (issue 21's contract); the user's Stop reads "stopped".
-    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'limit'", 5)
-        .await?;
+    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'limit'", 5).await?;
     Ok(())
 }
-
 
 // ---- issue 17 (one list of names) and issue 21 (players, speed-solvers, teachers) ----------
 
@@ -676,6 +686,20 @@ impl Page {
         self.client.find(Locator::Css("body")).await?.send_keys(&keys).await?;
         self.wait("the solved card", "!document.getElementById('celebrate').hidden", 10).await?;
         Ok(moves.len())
+    }
+
+    /// Plays the lane's solution on its transport and pauses it halfway, for a screenshot.
+    async fn click_tile_in_lane(&self) -> Outcome {
+        self.client.find(Locator::Css("#lane-a .lane-result button")).await?.click().await?;
+        self.client.find(Locator::Css("#lane-a .player [data-part=play]")).await?.click().await?;
+        for _ in 0..5 {
+            self.client
+                .find(Locator::Css("#lane-a .player [data-part=forward]"))
+                .await?
+                .click()
+                .await?;
+        }
+        Ok(())
     }
 
     async fn lane(&self, lane: &str, key: &str) -> Result<Value, Error> {
@@ -768,8 +792,11 @@ async fn greedy_and_weighted_astar_show_the_f_they_sort_by(page: &Page) -> Outco
         page.click("s-pause").await?;
         page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
             .await?;
-        let (g, h, f): (f64, f64, f64) =
-            (page.field("a", "g").await?.parse()?, page.field("a", "h").await?.parse()?, page.field("a", "f").await?.parse()?);
+        let (g, h, f): (f64, f64, f64) = (
+            page.field("a", "g").await?.parse()?,
+            page.field("a", "h").await?.parse()?,
+            page.field("a", "f").await?.parse()?,
+        );
         let want = if algorithm == "greedy" { h } else { g + 2.0 * h };
         ensure_eq!(f, want, "{algorithm}: g {g} h {h}");
         ensure_eq!(page.field("a", "key").await?, formula);
@@ -796,7 +823,9 @@ async fn solution_only_plays_on_a_transport_with_pause_step_and_stop(page: &Page
     let before = page.js(&count).await?;
     page.client.find(Locator::Css(&part("forward"))).await?.click().await?;
     let after = page.js(&count).await?;
-    let n = |v: &Value| -> u32 { v.as_str().and_then(|s| s.split(" / ").next()).and_then(|s| s.parse().ok()).unwrap_or(0) };
+    let n = |v: &Value| -> u32 {
+        v.as_str().and_then(|s| s.split(" / ").next()).and_then(|s| s.parse().ok()).unwrap_or(0)
+    };
     ensure_eq!(n(&after), n(&before) + 1, "{before} -> {after}");
     ensure!(after.as_str().is_some_and(|s| s.ends_with("/ 31")), "{after}");
     page.client.find(Locator::Css(&part("stop"))).await?.click().await?;
@@ -821,7 +850,11 @@ async fn the_race_table_names_engines_times_and_the_winner(page: &Page) -> Outco
     ensure_eq!(rows[0][0], json!("winner"), "A* (31 moves) beats greedy: {rows:?}");
     for row in &rows {
         let time = row[5].as_str().unwrap_or_default();
-        ensure!(time != "0.00 s" && (time.ends_with(" s") || time.ends_with("ms") || time.ends_with("µs")), "{row:?}");
+        ensure!(
+            time != "0.00 s"
+                && (time.ends_with(" s") || time.ends_with("ms") || time.ends_with("µs")),
+            "{row:?}"
+        );
         ensure!(row[6].as_str().is_some_and(|e| !e.is_empty()), "no engine: {row:?}");
     }
     // A lane the user stops reads "stopped".
@@ -877,19 +910,28 @@ async fn the_solved_picture_is_one_piece(page: &Page) -> Outcome {
     page.open("#board=1,2,3/4,5,6/7,0,8&picture=reef").await?;
     page.wait("the picture", "document.getElementById('board').classList.contains('picture')", 5)
         .await?;
-    let before = page.js("return getComputedStyle(document.getElementById('board'), '::after').opacity;").await?;
+    let before = page
+        .js("return getComputedStyle(document.getElementById('board'), '::after').opacity;")
+        .await?;
     ensure_eq!(before, json!("0"));
     page.click_tile(8).await?;
-    page.wait("the whole picture on top", "getComputedStyle(document.getElementById('board'), '::after').opacity === '1'", 5).await?;
+    page.wait(
+        "the whole picture on top",
+        "getComputedStyle(document.getElementById('board'), '::after').opacity === '1'",
+        5,
+    )
+    .await?;
     Ok(())
 }
 
 async fn a_new_game_clears_the_solver_note_and_hello_is_no_board(page: &Page) -> Outcome {
     page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
     page.click("solve").await?;
-    page.wait("the note", "document.getElementById('solve-note').textContent.length > 0", 10).await?;
+    page.wait("the note", "document.getElementById('solve-note').textContent.length > 0", 10)
+        .await?;
     page.click("randomize").await?;
-    page.wait("the note to go", "document.getElementById('solve-note').textContent === ''", 5).await?;
+    page.wait("the note to go", "document.getElementById('solve-note').textContent === ''", 5)
+        .await?;
     let input = page.client.find(Locator::Id("position")).await?;
     input.clear().await?;
     input.send_keys("hello").await?;
@@ -904,7 +946,12 @@ async fn a_new_game_clears_the_solver_note_and_hello_is_no_board(page: &Page) ->
         e.send_keys(v).await?;
     }
     page.click("custom-apply").await?;
-    page.wait("the note", "document.getElementById('status').textContent.includes('20x1 became 16x2')", 5).await?;
+    page.wait(
+        "the note",
+        "document.getElementById('status').textContent.includes('20x1 became 16x2')",
+        5,
+    )
+    .await?;
     Ok(())
 }
 
@@ -916,7 +963,12 @@ async fn the_hint_has_an_arrow_and_a_ring_unlike_focus(page: &Page) -> Outcome {
         .js("const t = document.querySelector('#board .tile.hint');
              return [t.dataset.dir, getComputedStyle(t.querySelector('.face')).outlineStyle, getComputedStyle(t, '::after').content];")
         .await?;
-    let tile: u16 = page.js("return document.getElementById('board').dataset.hint;").await?.as_str().unwrap_or("0").parse()?;
+    let tile: u16 = page
+        .js("return document.getElementById('board').dataset.hint;")
+        .await?
+        .as_str()
+        .unwrap_or("0")
+        .parse()?;
     let start: Board = "8 6 7/2 5 4/3 0 1".parse()?;
     let letter = start.move_for_tile(tile).ok_or("the hinted tile cannot move")?;
     ensure_eq!(style[0], json!(letter.to_string()), "the arrow points the way the tile slides");
@@ -927,11 +979,20 @@ async fn the_hint_has_an_arrow_and_a_ring_unlike_focus(page: &Page) -> Outcome {
 
 async fn the_distance_is_a_bound_then_exact(page: &Page) -> Outcome {
     page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
-    page.wait("the exact distance", "document.getElementById('distance').dataset.exact === '31'", 10).await?;
-    let lower = page.js("return Number(document.getElementById('distance').dataset.lower);").await?;
+    page.wait(
+        "the exact distance",
+        "document.getElementById('distance').dataset.exact === '31'",
+        10,
+    )
+    .await?;
+    let lower =
+        page.js("return Number(document.getElementById('distance').dataset.lower);").await?;
     ensure_eq!(lower, json!(31));
     // On a 5x5, a lower bound only.
-    page.open("#board=1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19,20/21,22,0,23,24&picture=numbers").await?;
+    page.open(
+        "#board=1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19,20/21,22,0,23,24&picture=numbers",
+    )
+    .await?;
     page.wait_board("1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 0 23 24").await?;
     let d = page.js("const d = document.getElementById('distance'); return [d.dataset.lower, d.dataset.exact || null, document.getElementById('distance-out').textContent];").await?;
     ensure!(d[0].as_str().and_then(|v| v.parse::<u32>().ok()).is_some_and(|v| v >= 2), "{d}");
@@ -976,10 +1037,20 @@ async fn a_solve_is_measured_against_the_optimum_and_five_give_an_ao5(page: &Pag
     }
     // Fewest moves and best time are kept apart.
     let figures = page.js("return document.getElementById('stats-figures').textContent;").await?;
-    ensure!(figures.as_str().is_some_and(|f| f.contains("Best time") && f.contains("Fewest moves") && f.contains("ao5")), "{figures}");
+    ensure!(
+        figures.as_str().is_some_and(|f| f.contains("Best time")
+            && f.contains("Fewest moves")
+            && f.contains("ao5")),
+        "{figures}"
+    );
     // Your solve replays at its real speed, back to the goal.
     page.click("replay-mine").await?;
-    page.wait("the replay to start", "document.getElementById('board').dataset.solved === 'false'", 5).await?;
+    page.wait(
+        "the replay to start",
+        "document.getElementById('board').dataset.solved === 'false'",
+        5,
+    )
+    .await?;
     page.wait("the replay to end", "document.getElementById('board').dataset.solved === 'true' && !document.getElementById('celebrate').hidden", 20).await?;
     Ok(())
 }
@@ -990,10 +1061,20 @@ async fn a_challenge_link_and_the_daily_scramble(page: &Page) -> Outcome {
     let status = page.status().await?;
     ensure!(status.contains("beat 0:41.2 and 31 moves"), "{status}");
     page.click("daily").await?;
-    page.wait("the daily board", "document.getElementById('board').dataset.board !== '8 6 7/2 5 4/3 0 1'", 10).await?;
+    page.wait(
+        "the daily board",
+        "document.getElementById('board').dataset.board !== '8 6 7/2 5 4/3 0 1'",
+        10,
+    )
+    .await?;
     let first = page.board().await?;
     page.click("randomize").await?;
-    page.wait("another board", &format!("document.getElementById('board').dataset.board !== {}", json!(first)), 10).await?;
+    page.wait(
+        "another board",
+        &format!("document.getElementById('board').dataset.board !== {}", json!(first)),
+        10,
+    )
+    .await?;
     page.click("daily").await?;
     page.wait_board(&first).await?;
     Ok(())
@@ -1006,7 +1087,12 @@ async fn a_scramble_and_solution_in_the_speedsolvers_notation_play(page: &Page) 
     input.send_keys("1 2 3/4 5 6/0 7 8 | L2").await?;
     page.click("load").await?;
     page.wait_board("1 2 3/4 5 6/0 7 8").await?;
-    page.wait("the moves on the transport", "document.getElementById('step-count').textContent === '0 / 2'", 5).await?;
+    page.wait(
+        "the moves on the transport",
+        "document.getElementById('step-count').textContent === '0 / 2'",
+        5,
+    )
+    .await?;
     page.click("play").await?;
     page.wait_board("1 2 3/4 5 6/7 8 0").await?;
     // Export writes the scramble and the moves played.
@@ -1031,8 +1117,12 @@ async fn options_mark_tiles_stop_animations_and_follow_the_pointer(page: &Page) 
     ensure_eq!(state, json!([true, true, "0s"]));
     page.click("hover").await?;
     let tile = page.client.find(Locator::Css("#board button[data-tile='6']")).await?;
-    let over = MouseActions::new("mouse".into())
-        .then(PointerAction::MoveToElement { element: tile, duration: None, x: 0.0, y: 0.0 });
+    let over = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+        element: tile,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
     page.client.perform_actions(over).await?;
     page.wait_board("1 2 3/4 6 0/7 5 8").await?;
     page.client.release_actions().await?;
@@ -1046,12 +1136,15 @@ async fn the_pseudocode_marks_the_line_and_step_walks_it(page: &Page) -> Outcome
     page.open("#picture=numbers").await?;
     page.search_setup(HARD_4X4, "bfs", "manhattan", 3).await?;
     page.click("s-code").await?;
-    let lines = page.js("return document.querySelectorAll('[data-role=pseudocode] li').length;").await?;
+    let lines =
+        page.js("return document.querySelectorAll('[data-role=pseudocode] li').length;").await?;
     ensure!(lines.as_u64().is_some_and(|n| n >= 6), "{lines}");
     page.click("s-start").await?;
-    page.wait("a node", "Number(document.getElementById('lane-a').dataset.expanded) >= 2", 10).await?;
+    page.wait("a node", "Number(document.getElementById('lane-a').dataset.expanded) >= 2", 10)
+        .await?;
     page.click("s-pause").await?;
-    page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5).await?;
+    page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+        .await?;
     let current = "[...document.querySelectorAll('[data-role=pseudocode] li')].findIndex(li => li.getAttribute('aria-current') === 'step')";
     page.wait("the pop line", &format!("{current} === 2"), 5).await?;
     let count = page.expanded("a").await?;
@@ -1063,7 +1156,15 @@ async fn the_pseudocode_marks_the_line_and_step_walks_it(page: &Page) -> Outcome
     for _ in 0..4 {
         page.click("s-step").await?;
     }
-    page.wait("the next node", &format!("Number(document.getElementById('lane-a').dataset.expanded) === {} && {current} === 2", count + 1), 5).await?;
+    page.wait(
+        "the next node",
+        &format!(
+            "Number(document.getElementById('lane-a').dataset.expanded) === {} && {current} === 2",
+            count + 1
+        ),
+        5,
+    )
+    .await?;
     page.click("s-stop").await?;
     page.click("s-code").await?;
     Ok(())
@@ -1078,11 +1179,15 @@ async fn ida_star_charts_its_path_and_lists_its_bounds(page: &Page) -> Outcome {
     let canvas = page.js("const c = document.querySelector('#lane-a canvas'); return [c.width, Math.round(c.clientWidth * devicePixelRatio)];").await?;
     ensure_eq!(canvas[0], canvas[1]);
     page.click("s-start").await?;
-    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30).await?;
+    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30)
+        .await?;
     let bounds = page.js("return [...document.querySelectorAll('#lane-a [data-field=bounds] li')].map(l => l.textContent);").await?;
     let bounds = bounds.as_array().cloned().unwrap_or_default();
     ensure!(bounds.len() >= 2, "{bounds:?}");
-    ensure!(bounds.last().and_then(Value::as_str).is_some_and(|b| b.starts_with("bound 31")), "{bounds:?}");
+    ensure!(
+        bounds.last().and_then(Value::as_str).is_some_and(|b| b.starts_with("bound 31")),
+        "{bounds:?}"
+    );
     Ok(())
 }
 
@@ -1090,7 +1195,12 @@ async fn mini_boards_are_readable_on_a_4x4(page: &Page) -> Outcome {
     page.open("#picture=numbers").await?;
     page.search_setup(HARD_4X4, "astar", "manhattan", 4).await?;
     page.click("s-start").await?;
-    page.wait("the lists", "document.querySelectorAll('#lane-a [data-field=soonest] .mini span').length >= 16", 10).await?;
+    page.wait(
+        "the lists",
+        "document.querySelectorAll('#lane-a [data-field=soonest] .mini span').length >= 16",
+        10,
+    )
+    .await?;
     page.click("s-pause").await?;
     let size = page.js("return parseFloat(getComputedStyle(document.querySelector('#lane-a [data-field=soonest] .mini span')).fontSize);").await?;
     ensure!(size.as_f64().is_some_and(|s| s >= 9.0), "digits of {size} px");
@@ -1103,7 +1213,8 @@ async fn a_picture_change_shows_it_is_busy(page: &Page) -> Outcome {
     page.js("window.busy = []; new MutationObserver(() => window.busy.push(document.getElementById('board-wrap').getAttribute('aria-busy')))
              .observe(document.getElementById('board-wrap'), {attributes: true, attributeFilter: ['aria-busy']});").await?;
     page.client.find(Locator::Id("picture")).await?.select_by_value("city").await?;
-    page.wait("the picture", "document.getElementById('board').classList.contains('picture')", 10).await?;
+    page.wait("the picture", "document.getElementById('board').classList.contains('picture')", 10)
+        .await?;
     let busy = page.js("return window.busy;").await?;
     ensure_eq!(busy, json!(["true", null]), "busy while drawing, then not");
     Ok(())
@@ -1118,7 +1229,12 @@ async fn a_batch_race_exports_csv_and_json(page: &Page) -> Outcome {
         e.send_keys(v).await?;
     }
     page.click("b-start").await?;
-    page.wait("the batch", "document.getElementById('batch-status').textContent.startsWith('Done')", 30).await?;
+    page.wait(
+        "the batch",
+        "document.getElementById('batch-status').textContent.startsWith('Done')",
+        30,
+    )
+    .await?;
     let rows = page.js("return [...document.querySelectorAll('#batch-table tbody tr')].map(r => [...r.cells].map(c => c.textContent));").await?;
     let rows = rows.as_array().cloned().unwrap_or_default();
     ensure_eq!(rows.len(), 2, "{rows:?}");
@@ -1135,7 +1251,8 @@ async fn a_batch_race_exports_csv_and_json(page: &Page) -> Outcome {
 
 async fn the_embed_mode_shows_one_search(page: &Page) -> Outcome {
     page.open("#embed&board=8,6,7/2,5,4/3,0,1&algorithm=astar&heuristic=manhattan&pace=0").await?;
-    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30).await?;
+    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30)
+        .await?;
     let chrome = page
         .js("return [getComputedStyle(document.querySelector('header.top')).display, document.querySelector('section[data-view=play]').hidden, document.getElementById('lane-a').dataset.length];")
         .await?;
@@ -1214,6 +1331,60 @@ async fn screenshots(page: &Page, dir: &Path) -> Outcome {
         .await?;
         page.click("play").await?;
         page.screenshot(&dir.join(format!("playback-{tag}.png"))).await?;
+        // Issue 21's views: the result card, statistics, pseudocode, batch, embed.
+        page.open("#picture=alpine").await?;
+        page.client.find(Locator::Id("size")).await?.select_by_value("3x3").await?;
+        page.wait("a random 3x3", "document.getElementById('board').dataset.size === '3x3' && document.getElementById('board').dataset.solved === 'false'", 10).await?;
+        page.solve_by_keys().await?;
+        page.wait("the optimum", "document.getElementById('result').dataset.optimal", 10).await?;
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("result-{tag}.png"))).await?;
+        page.js("document.getElementById('stats').scrollIntoView();").await?;
+        page.screenshot(&dir.join(format!("stats-{tag}.png"))).await?;
+        page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+        page.click("hint").await?;
+        page.wait("the hint", "document.getElementById('board').dataset.hint", 10).await?;
+        page.screenshot(&dir.join(format!("hint-arrow-{tag}.png"))).await?;
+        page.search_setup(HARD_4X4, "astar", "manhattan", 3).await?;
+        page.click("s-code").await?;
+        page.click("s-start").await?;
+        page.wait(
+            "a few nodes",
+            "Number(document.getElementById('lane-a').dataset.expanded) >= 3",
+            10,
+        )
+        .await?;
+        page.click("s-pause").await?;
+        page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+            .await?;
+        page.click("s-step").await?;
+        page.click("s-step").await?;
+        page.js("document.getElementById('code-panel').scrollIntoView();").await?;
+        page.screenshot(&dir.join(format!("pseudocode-{tag}.png"))).await?;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("search-4x4-{tag}.png"))).await?;
+        page.click("s-stop").await?;
+        page.click("s-code").await?;
+        page.search_setup("8 6 7/2 5 4/3 0 1", "idastar", "manhattan", 12).await?;
+        page.click("s-start").await?;
+        page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30)
+            .await?;
+        page.click_tile_in_lane().await?;
+        page.screenshot(&dir.join(format!("idastar-solved-{tag}.png"))).await?;
+        page.click("b-start").await?;
+        page.wait(
+            "the batch",
+            "document.getElementById('batch-status').textContent.startsWith('Done')",
+            60,
+        )
+        .await?;
+        page.js("document.getElementById('batch').scrollIntoView();").await?;
+        page.screenshot(&dir.join(format!("batch-{tag}.png"))).await?;
+        page.open("#embed&board=8,6,7/2,5,4/3,0,1&algorithm=astar&heuristic=manhattan&pace=20")
+            .await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        page.screenshot(&dir.join(format!("embed-{tag}.png"))).await?;
         page.open("#picture=city").await?;
         page.client.find(Locator::Id("size")).await?.select_by_value("6x6").await?;
         page.wait("a 6x6 board", "document.getElementById('board').dataset.size === '6x6' && document.getElementById('board').classList.contains('picture')", 5).await?;
