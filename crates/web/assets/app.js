@@ -36,6 +36,7 @@ const solver = new SolverController(game, transport);
 const results = new ResultsController(game, games, solver, stats);
 const share = new ShareController(game, games, pictures, solver, results);
 const search = new SearchController();
+transport.speedChanged(); // the board's slide time follows the playback speed from the start
 
 showView("play");
 if (!embed(search) && !share.fromHash()) {
