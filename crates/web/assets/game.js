@@ -17,7 +17,9 @@ export class Game extends EventTarget {
     this.tiles = puzzle.goal(4, 4);
     this.start = this.tiles.slice();
     this.history = []; // groups of move letters: a run slide is one group
+    this.times = []; // ms on the clock when each group was played (replays at real speed)
     this.cursor = 0;
+    this.hover = false; // the pointer moves the blank (mouse hover, touch press-and-drag)
     this.startedAt = 0; // performance.now() of the first move, 0 before it
     this.elapsed = 0; // ms, frozen once solved
     this.finished = false;
@@ -53,6 +55,7 @@ export class Game extends EventTarget {
     this.tiles = tiles.slice();
     this.start = tiles.slice();
     this.history = [];
+    this.times = [];
     this.cursor = 0;
     this.startedAt = 0;
     this.elapsed = 0;
@@ -79,7 +82,10 @@ export class Game extends EventTarget {
     if (letters.length === 0) return false;
     this.tiles = next;
     this.history.length = this.cursor;
+    this.times.length = this.cursor;
     this.history.push(letters.slice());
+    if (!this.startedAt && !this.finished && by === "player") this.startedAt = performance.now() - this.elapsed;
+    this.times.push(this.time());
     this.cursor++;
     if (by !== "player") this.assisted = true;
     this.afterMove(by);
@@ -103,6 +109,18 @@ export class Game extends EventTarget {
     return true;
   }
 
+  /** The moves played so far (one letter each) and the clock's ms at each. */
+  played() {
+    const moves = [], times = [];
+    for (let i = 0; i < this.cursor; i++) {
+      for (const letter of this.history[i]) {
+        moves.push(letter);
+        times.push(Math.round(this.times[i] ?? 0));
+      }
+    }
+    return { moves, times };
+  }
+
   /** The run slide that moves the tile at `cell`, played as one group. */
   slideFrom(cell, by = "player") {
     return this.play(puzzle.run(this.w, this.tiles, cell), by);
@@ -111,13 +129,14 @@ export class Game extends EventTarget {
   afterMove(by, kind = "move") {
     if (!this.startedAt && !this.finished && by === "player") this.startedAt = performance.now() - this.elapsed;
     this.hintTile = 0;
+    this.hintMove = "";
     this.render(true);
     this.emit(kind, { by });
     if (this.solved && !this.finished && !puzzle.isGoal(this.start)) {
       this.finished = true;
       this.elapsed = this.time();
       this.startedAt = 0;
-      this.emit("solved", { time: this.elapsed, moves: this.moveCount, assisted: this.assisted });
+      this.emit("solved", { time: this.elapsed, moves: this.moveCount, assisted: this.assisted, by });
     }
   }
 
@@ -181,6 +200,8 @@ export class Game extends EventTarget {
       const home = t - 1 === cell;
       b.classList.toggle("home", home);
       b.classList.toggle("hint", t === this.hintTile);
+      if (t === this.hintTile && this.hintMove) b.dataset.dir = this.hintMove;
+      else delete b.dataset.dir;
       b.setAttribute("aria-label", `Tile ${t}, row ${y + 1}, column ${x + 1}${home ? ", in place" : ""}`);
     });
     if (this.finalPiece) {
@@ -198,10 +219,16 @@ export class Game extends EventTarget {
     }
   }
 
-  /** Highlights a tile as the hint (0 clears it). */
-  showHint(tile) {
+  /** Highlights a tile as the hint, with an arrow for `move` (its letter); 0 clears it. */
+  showHint(tile, move = "") {
     this.hintTile = tile;
-    this.buttons.forEach((b, t) => b && b.classList.toggle("hint", t === tile));
+    this.hintMove = move;
+    this.buttons.forEach((b, t) => {
+      if (!b) return;
+      b.classList.toggle("hint", t === tile);
+      if (t === tile && move) b.dataset.dir = move;
+      else delete b.dataset.dir;
+    });
     if (tile) this.el.dataset.hint = String(tile);
     else delete this.el.dataset.hint;
   }
@@ -225,12 +252,32 @@ export class Game extends EventTarget {
       if (!this.slideFrom(cell)) this.emit("blocked", { tile: Number(b.dataset.tile) });
     });
     let down = null;
+    // Hover input: the blank follows the pointer (a mouse over a tile, a finger pressed and
+    // dragged across them); each tile entered in the blank's row or column slides.
+    const follow = (event) => {
+      if (!this.hover || (event.pointerType !== "mouse" && !down)) return;
+      const hit = document.elementFromPoint(event.clientX, event.clientY);
+      const b = hit && hit.closest("#" + this.el.id + " button.tile");
+      if (!b) return;
+      const cell = this.tiles.indexOf(Number(b.dataset.tile));
+      if (puzzle.run(this.w, this.tiles, cell).length > 0) {
+        this.slideFrom(cell);
+        this.suppressClick = true;
+      }
+    };
+    this.el.addEventListener("pointermove", follow);
     this.el.addEventListener("pointerdown", (event) => {
       down = { x: event.clientX, y: event.clientY };
       this.suppressClick = false;
+      if (this.hover && event.pointerType !== "mouse") this.el.releasePointerCapture?.(event.pointerId);
     });
     this.el.addEventListener("pointerup", (event) => {
       if (!down) return;
+      if (this.hover) {
+        down = null;
+        setTimeout(() => (this.suppressClick = false), 0);
+        return;
+      }
       const dx = event.clientX - down.x, dy = event.clientY - down.y;
       down = null;
       if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_PX) return;

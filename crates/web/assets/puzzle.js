@@ -40,6 +40,9 @@ export function parse(text) {
   let rows = clean.split(/\s*[\/\n]\s*/).filter((r) => r.length > 0);
   const cells = (row) => row.split(/[\s,]+/).filter((c) => c.length > 0);
   let grid = rows.map(cells);
+  // Words first: "hello" is not a 1x1 board.
+  const word = grid.flat().find((c) => !/^\d+$/.test(c));
+  if (word !== undefined) throw new Error(`"${word.slice(0, 12)}" is not a tile number`);
   if (grid.length === 1) {
     const n = Math.round(Math.sqrt(grid[0].length));
     if (n * n !== grid[0].length) throw new Error(`${grid[0].length} numbers do not make a square board: separate rows with "/"`);
@@ -49,10 +52,7 @@ export function parse(text) {
   const w = grid[0].length;
   if (grid.some((r) => r.length !== w)) throw new Error("the rows are not all the same length");
   if (w < MIN_SIDE || h < MIN_SIDE || w > MAX_SIDE || h > MAX_SIDE) throw new Error(`a board here is ${MIN_SIDE}x${MIN_SIDE} to ${MAX_SIDE}x${MAX_SIDE}; this one is ${w}x${h}`);
-  const tiles = grid.flat().map((c) => {
-    if (!/^\d+$/.test(c)) throw new Error(`"${c.slice(0, 12)}" is not a tile number`);
-    return Number(c);
-  });
+  const tiles = grid.flat().map(Number);
   const seen = new Array(w * h).fill(false);
   for (const t of tiles) {
     if (t >= w * h) throw new Error(`tile ${t} is too large for a ${w}x${h} board`);
@@ -136,4 +136,49 @@ export function shuffle(w, h, random = Math.random) {
   }
   if (isGoal(tiles)) return shuffle(w, h, random);
   return tiles;
+}
+
+/** Writes moves with runs as counts, as the speed-solvers do: "RRUUL" is "R2U2L". */
+export function compact(moves) {
+  let out = "";
+  for (let i = 0; i < moves.length; ) {
+    let j = i;
+    while (j < moves.length && moves[j] === moves[i]) j++;
+    out += moves[i] + (j - i > 1 ? String(j - i) : "");
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * A lower bound on the moves to the goal: Manhattan distance plus two moves for each tile
+ * that must leave its row or column to let another pass (linear conflict, Hansson et al.
+ * 1992, counted greedily per line, so it never overestimates).
+ */
+export function lowerBound(w, h, tiles) {
+  let sum = 0;
+  const lineConflicts = (cells) => {
+    // cells: goal positions along the line of the tiles that belong to it, in order.
+    const xs = cells.slice();
+    let extra = 0;
+    while (xs.length > 1) {
+      const counts = xs.map((a, i) => xs.filter((b, j) => (j < i && b > a) || (j > i && b < a)).length);
+      const most = Math.max(...counts);
+      if (most === 0) break;
+      xs.splice(counts.indexOf(most), 1);
+      extra += 2;
+    }
+    return extra;
+  };
+  const rows = Array.from({ length: h }, () => []);
+  const cols = Array.from({ length: w }, () => []);
+  tiles.forEach((t, cell) => {
+    if (t === 0) return;
+    const [x, y, gx, gy] = [cell % w, Math.floor(cell / w), (t - 1) % w, Math.floor((t - 1) / w)];
+    sum += Math.abs(x - gx) + Math.abs(y - gy);
+    if (y === gy) rows[y][x] = gx;
+    if (x === gx) cols[x][y] = gy;
+  });
+  for (const line of [...rows, ...cols]) sum += lineConflicts(line.filter((v) => v !== undefined));
+  return sum;
 }

@@ -73,7 +73,19 @@ assets! {
     "game.js" => "text/javascript; charset=utf-8",
     "pictures.js" => "text/javascript; charset=utf-8",
     "api.js" => "text/javascript; charset=utf-8",
-    "search.js" => "text/javascript; charset=utf-8",
+    "names.js" => "text/javascript; charset=utf-8",
+    "helpers.js" => "text/javascript; charset=utf-8",
+    "transport.js" => "text/javascript; charset=utf-8",
+    "views.js" => "text/javascript; charset=utf-8",
+    "stats.js" => "text/javascript; charset=utf-8",
+    "game-controller.js" => "text/javascript; charset=utf-8",
+    "picture-controller.js" => "text/javascript; charset=utf-8",
+    "solver-controller.js" => "text/javascript; charset=utf-8",
+    "results-controller.js" => "text/javascript; charset=utf-8",
+    "share-controller.js" => "text/javascript; charset=utf-8",
+    "search-controller.js" => "text/javascript; charset=utf-8",
+    "lane.js" => "text/javascript; charset=utf-8",
+    "pseudocode.js" => "text/javascript; charset=utf-8",
 }
 
 /// The page's policy: everything from this server, plus the `data:`/`blob:` images the page

@@ -81,6 +81,13 @@ impl Page {
     }
 
     async fn click(&self, id: &str) -> Outcome {
+        // As a person would, bring the control to the middle of the screen first: on a phone
+        // the search's transport bar covers the bottom edge.
+        self.js(&format!(
+            "const e = document.getElementById({}); if (e) e.scrollIntoView({{block: 'center'}});",
+            json!(id)
+        ))
+        .await?;
         self.client.find(Locator::Id(id)).await?.click().await?;
         Ok(())
     }
@@ -165,6 +172,11 @@ async fn connect(port: u16, profile: &Path) -> Result<Client, Error> {
         "--window-size=1280,900".into(),
         format!("--user-data-dir={}", profile.display()),
     ];
+    let mut args = args;
+    if std::env::var_os("NPUZZLE_SCREENSHOTS").is_some() {
+        // Screenshots for people are taken at a phone's and a laptop's density.
+        args.push("--force-device-scale-factor=2".into());
+    }
     let mut caps = serde_json::Map::new();
     caps.insert("browserName".into(), json!("chrome"));
     caps.insert("goog:chromeOptions".into(), json!({ "binary": CHROMIUM, "args": args }));
@@ -640,8 +652,611 @@ async fn bfs_on_a_hard_4x4_hits_its_cap_with_a_message(page: &Page) -> Outcome {
     page.wait("the cap's message", &format!("{message}.includes('BFS stopped at')"), 30).await?;
     let text = page.js(&format!("return {message};")).await?;
     ensure!(text.as_str().is_some_and(|t| t.contains("try A* with linear conflict")), "{text}");
-    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'stopped'", 5)
+    // A server cap reads "limit" (issue 21's contract); the user's Stop reads "stopped".
+    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'limit'", 5).await?;
+    Ok(())
+}
+
+// ---- issue 17 (one list of names) and issue 21 (players, speed-solvers, teachers) ----------
+
+impl Page {
+    /// Solves the game's board by key presses, as a player would type them: the server's
+    /// optimal solution, tile directions mapped to WASD.
+    async fn solve_by_keys(&self) -> Result<usize, Error> {
+        let board = self.board().await?;
+        let record = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 fetch('/api/solve', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                   body: JSON.stringify({board: arguments[0]})}).then(r => r.json()).then(done);",
+                vec![json!(board)],
+            )
+            .await?;
+        let moves = record["moves"].as_str().ok_or("no moves")?.to_string();
+        let keys: String = moves
+            .chars()
+            .map(|m| match m {
+                'U' => 'w',
+                'D' => 's',
+                'L' => 'a',
+                _ => 'd',
+            })
+            .collect();
+        self.client.find(Locator::Css("body")).await?.send_keys(&keys).await?;
+        self.wait("the solved card", "!document.getElementById('celebrate').hidden", 10).await?;
+        Ok(moves.len())
+    }
+
+    /// Plays the lane's solution on its transport and pauses it halfway, for a screenshot.
+    async fn click_tile_in_lane(&self) -> Outcome {
+        self.client.find(Locator::Css("#lane-a .lane-result button")).await?.click().await?;
+        self.client.find(Locator::Css("#lane-a .player [data-part=play]")).await?.click().await?;
+        for _ in 0..5 {
+            self.client
+                .find(Locator::Css("#lane-a .player [data-part=forward]"))
+                .await?
+                .click()
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn lane(&self, lane: &str, key: &str) -> Result<Value, Error> {
+        self.js(&format!("return document.getElementById('lane-{lane}').dataset[{}];", json!(key)))
+            .await
+    }
+
+    async fn field(&self, lane: &str, field: &str) -> Result<String, Error> {
+        let v = self
+            .js(&format!(
+                "return document.querySelector('#lane-{lane} [data-field={field}]').textContent;"
+            ))
+            .await?;
+        Ok(v.as_str().unwrap_or_default().to_string())
+    }
+}
+
+async fn the_solver_and_the_visualizer_share_one_list_of_names(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    // Every algorithm and heuristic the visualizer offers is offered by the Solver panel under
+    // the same name: both selects are built from names.js.
+    let mismatch = page
+        .js("const opts = (id) => [...document.getElementById(id).options].map(o => [o.value, o.text]);
+             const solver = new Map([...opts('algorithm'), ...opts('heuristic')]);
+             return [...opts('s-algorithm'), ...opts('s-heuristic'), ...opts('s-algorithm-b')]
+               .filter(([v, t]) => solver.get(v) !== t);")
         .await?;
+    ensure_eq!(mismatch, json!([]), "names differ between the two panels");
+    let count = page.js("return document.getElementById('s-algorithm').options.length;").await?;
+    ensure_eq!(count, json!(8), "the visualizer offers the eight searches");
+    Ok(())
+}
+
+async fn a_finished_lane_shows_the_goal_with_its_final_counts(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    // (BFS on a shallower board: the test server caps streams at 60,000 nodes.)
+    for (board, algorithm, length) in [
+        ("8 6 7/2 5 4/3 0 1", "astar", 31),
+        ("8 6 7/2 5 4/3 0 1", "greedy", 0),
+        ("4 1 2/5 8 3/0 7 6", "bfs", 8),
+        ("8 6 7/2 5 4/3 0 1", "wastar", 0),
+    ] {
+        page.search_setup(board, algorithm, "manhattan", 12).await?;
+        page.click("s-start").await?;
+        page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30)
+            .await?;
+        let shown = page
+            .js("return document.querySelector('#lane-a [data-field=board]').dataset.board;")
+            .await?;
+        ensure_eq!(shown, json!("1 2 3/4 5 6/7 8 0"), "{algorithm} ends on the goal");
+        let g: usize = page.field("a", "g").await?.parse()?;
+        let lane_length: usize =
+            page.lane("a", "length").await?.as_str().unwrap_or_default().parse()?;
+        ensure_eq!(g, lane_length, "{algorithm}: g is the solution's length");
+        if length > 0 {
+            ensure_eq!(g, length, "{algorithm}");
+        }
+        if algorithm != "bfs" {
+            ensure_eq!(page.field("a", "h").await?, "0", "{algorithm}: h is 0 at the goal");
+        }
+        for key in ["open", "closed"] {
+            let text = page.field("a", key).await?;
+            ensure!(text != "–" && !text.is_empty(), "{algorithm}: {key} reads {text:?}");
+            let data = page.lane("a", key).await?;
+            ensure!(
+                data.as_str().and_then(|v| v.parse::<u64>().ok()).is_some_and(|v| v > 0),
+                "{algorithm}: data-{key} {data}"
+            );
+        }
+        let expanded = page.lane("a", "expanded").await?;
+        ensure!(
+            expanded.as_str().and_then(|v| v.parse::<u64>().ok()).is_some_and(|v| v > 0),
+            "{expanded}"
+        );
+    }
+    Ok(())
+}
+
+async fn greedy_and_weighted_astar_show_the_f_they_sort_by(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    for (algorithm, formula) in [("greedy", "f = h"), ("wastar", "f = g + 2·h")] {
+        page.search_setup(HARD_4X4, algorithm, "manhattan", 3).await?;
+        page.click("s-start").await?;
+        page.wait(
+            "a few nodes",
+            "Number(document.getElementById('lane-a').dataset.expanded) >= 3",
+            10,
+        )
+        .await?;
+        page.click("s-pause").await?;
+        page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+            .await?;
+        let (g, h, f): (f64, f64, f64) = (
+            page.field("a", "g").await?.parse()?,
+            page.field("a", "h").await?.parse()?,
+            page.field("a", "f").await?.parse()?,
+        );
+        let want = if algorithm == "greedy" { h } else { g + 2.0 * h };
+        ensure_eq!(f, want, "{algorithm}: g {g} h {h}");
+        ensure_eq!(page.field("a", "key").await?, formula);
+        // Nodes per second reads "paused" while paused, not a stale rate.
+        ensure_eq!(page.field("a", "rate").await?, "paused");
+        page.click("s-stop").await?;
+        page.wait("the stop", "document.getElementById('lane-a').dataset.state === 'stopped'", 5)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn solution_only_plays_on_a_transport_with_pause_step_and_stop(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup("8 6 7/2 5 4/3 0 1", "astar", "manhattan", 12).await?;
+    page.click("s-quiet").await?;
+    page.click("s-start").await?;
+    let player = "document.querySelector('#lane-a .player')";
+    page.wait("the playback", &format!("{player}.dataset.state === 'playing'"), 20).await?;
+    let part = |name: &str| format!("#lane-a .player [data-part={name}]");
+    page.client.find(Locator::Css(&part("play"))).await?.click().await?;
+    page.wait("the pause", &format!("{player}.dataset.state === 'paused'"), 5).await?;
+    let count = format!("return document.querySelector('{}').textContent;", part("count"));
+    let before = page.js(&count).await?;
+    page.client.find(Locator::Css(&part("forward"))).await?.click().await?;
+    let after = page.js(&count).await?;
+    let n = |v: &Value| -> u32 {
+        v.as_str().and_then(|s| s.split(" / ").next()).and_then(|s| s.parse().ok()).unwrap_or(0)
+    };
+    ensure_eq!(n(&after), n(&before) + 1, "{before} -> {after}");
+    ensure!(after.as_str().is_some_and(|s| s.ends_with("/ 31")), "{after}");
+    page.client.find(Locator::Css(&part("stop"))).await?.click().await?;
+    page.wait("the stop", &format!("{player}.dataset.state === 'empty'"), 5).await?;
+    ensure_eq!(page.lane("a", "state").await?, json!("solved"));
+    page.click("s-quiet").await?;
+    Ok(())
+}
+
+async fn the_race_table_names_engines_times_and_the_winner(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup("8 6 7/2 5 4/3 0 1", "astar", "manhattan", 12).await?;
+    page.click("s-mode-race").await?;
+    page.client.find(Locator::Id("s-algorithm-b")).await?.select_by_value("greedy").await?;
+    page.click("s-start").await?;
+    page.wait("the race results", "!document.getElementById('race-results').hidden", 20).await?;
+    let rows = page
+        .js("return [...document.querySelectorAll('#race-results tbody tr')].map(r => [r.className, ...[...r.cells].map(c => c.textContent)]);")
+        .await?;
+    let rows = rows.as_array().cloned().unwrap_or_default();
+    ensure_eq!(rows.len(), 2);
+    ensure_eq!(rows[0][0], json!("winner"), "A* (31 moves) beats greedy: {rows:?}");
+    for row in &rows {
+        let time = row[5].as_str().unwrap_or_default();
+        ensure!(
+            time != "0.00 s"
+                && (time.ends_with(" s") || time.ends_with("ms") || time.ends_with("µs")),
+            "{row:?}"
+        );
+        ensure!(row[6].as_str().is_some_and(|e| !e.is_empty()), "no engine: {row:?}");
+    }
+    // A lane the user stops reads "stopped".
+    page.search_setup(HARD_4X4, "bfs", "manhattan", 4).await?;
+    page.client.find(Locator::Id("s-algorithm-b")).await?.select_by_value("dfs").await?;
+    page.click("s-start").await?;
+    page.wait("both running", "document.getElementById('lane-b').dataset.state === 'running' && document.getElementById('lane-a').dataset.state === 'running'", 10).await?;
+    page.click("s-stop").await?;
+    page.wait("the race results", "!document.getElementById('race-results').hidden", 10).await?;
+    let moves = page
+        .js("return [...document.querySelectorAll('#race-results tbody tr')].map(r => r.cells[1].textContent);")
+        .await?;
+    ensure_eq!(moves, json!(["stopped", "stopped"]));
+    page.click("s-mode-watch").await?;
+    Ok(())
+}
+
+async fn a_phone_has_big_tap_targets_and_the_transport_by_the_board(page: &Page) -> Outcome {
+    page.set_width(390, 844).await?;
+    let result = async {
+        page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+        let small = page
+            .js("return [...document.querySelectorAll('section[data-view=play] button:not(.tile), section[data-view=play] select, section[data-view=play] .check, section[data-view=play] input[type=range], section[data-view=play] .file')]
+                   .filter(e => e.offsetParent !== null)
+                   .map(e => [e.id || e.textContent.trim().slice(0, 20), e.getBoundingClientRect().height])
+                   .filter(([, h]) => h < 44);")
+            .await?;
+        ensure_eq!(small, json!([]), "tap targets under 44 px");
+        page.click("solve").await?;
+        page.wait("the playback", "document.getElementById('player').classList.contains('active')", 10).await?;
+        let gap = page
+            .js("return document.getElementById('player').getBoundingClientRect().top - document.getElementById('board').getBoundingClientRect().bottom;")
+            .await?;
+        ensure!(gap.as_f64().is_some_and(|g| (0.0..200.0).contains(&g)), "the transport is {gap} px under the board");
+        page.click("stop").await?;
+        // A race stays side by side.
+        page.search_setup("8 6 7/2 5 4/3 0 1", "astar", "manhattan", 12).await?;
+        page.click("s-mode-race").await?;
+        let tops = page
+            .js("return ['a', 'b'].map(k => document.getElementById('lane-' + k).getBoundingClientRect()).map(r => [r.top, r.right]);")
+            .await?;
+        ensure_eq!(tops[0][0], tops[1][0], "lanes stacked: {tops}");
+        ensure!(tops[1][1].as_f64().is_some_and(|r| r <= 390.0), "{tops}");
+        page.click("s-mode-watch").await?;
+        Ok(())
+    }
+    .await;
+    page.set_width(1280, 900).await?;
+    result
+}
+
+async fn the_solved_picture_is_one_piece(page: &Page) -> Outcome {
+    page.open("#board=1,2,3/4,5,6/7,0,8&picture=reef").await?;
+    page.wait("the picture", "document.getElementById('board').classList.contains('picture')", 5)
+        .await?;
+    let before = page
+        .js("return getComputedStyle(document.getElementById('board'), '::after').opacity;")
+        .await?;
+    ensure_eq!(before, json!("0"));
+    page.click_tile(8).await?;
+    page.wait(
+        "the whole picture on top",
+        "getComputedStyle(document.getElementById('board'), '::after').opacity === '1'",
+        5,
+    )
+    .await?;
+    Ok(())
+}
+
+async fn a_new_game_clears_the_solver_note_and_hello_is_no_board(page: &Page) -> Outcome {
+    page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+    page.click("solve").await?;
+    page.wait("the note", "document.getElementById('solve-note').textContent.length > 0", 10)
+        .await?;
+    page.click("randomize").await?;
+    page.wait("the note to go", "document.getElementById('solve-note').textContent === ''", 5)
+        .await?;
+    let input = page.client.find(Locator::Id("position")).await?;
+    input.clear().await?;
+    input.send_keys("hello").await?;
+    page.click("load").await?;
+    let status = page.status().await?;
+    ensure!(status.contains("\"hello\" is not a tile number"), "{status}");
+    // A custom 20x1 says what it became.
+    page.client.find(Locator::Id("size")).await?.select_by_value("custom").await?;
+    for (id, v) in [("width", "20"), ("height", "1")] {
+        let e = page.client.find(Locator::Id(id)).await?;
+        e.clear().await?;
+        e.send_keys(v).await?;
+    }
+    page.click("custom-apply").await?;
+    page.wait(
+        "the note",
+        "document.getElementById('status').textContent.includes('20x1 became 16x2')",
+        5,
+    )
+    .await?;
+    Ok(())
+}
+
+async fn the_hint_has_an_arrow_and_a_ring_unlike_focus(page: &Page) -> Outcome {
+    page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+    page.client.find(Locator::Css("body")).await?.send_keys("h").await?; // the Hint key
+    page.wait("the hint", "document.getElementById('board').dataset.hint", 10).await?;
+    let style = page
+        .js("const t = document.querySelector('#board .tile.hint');
+             return [t.dataset.dir, getComputedStyle(t.querySelector('.face')).outlineStyle, getComputedStyle(t, '::after').content];")
+        .await?;
+    let tile: u16 = page
+        .js("return document.getElementById('board').dataset.hint;")
+        .await?
+        .as_str()
+        .unwrap_or("0")
+        .parse()?;
+    let start: Board = "8 6 7/2 5 4/3 0 1".parse()?;
+    let letter = start.move_for_tile(tile).ok_or("the hinted tile cannot move")?;
+    ensure_eq!(style[0], json!(letter.to_string()), "the arrow points the way the tile slides");
+    ensure_eq!(style[1], json!("dashed"), "the focus ring is solid; the hint's is dashed");
+    ensure!(style[2] != json!("none"), "no arrow: {style}");
+    Ok(())
+}
+
+async fn the_distance_is_a_bound_then_exact(page: &Page) -> Outcome {
+    page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+    page.wait(
+        "the exact distance",
+        "document.getElementById('distance').dataset.exact === '31'",
+        10,
+    )
+    .await?;
+    let lower =
+        page.js("return Number(document.getElementById('distance').dataset.lower);").await?;
+    ensure_eq!(lower, json!(31));
+    // On a 5x5, a lower bound only.
+    page.open(
+        "#board=1,2,3,4,5/6,7,8,9,10/11,12,13,14,15/16,17,18,19,20/21,22,0,23,24&picture=numbers",
+    )
+    .await?;
+    page.wait_board("1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 20/21 22 0 23 24").await?;
+    let d = page.js("const d = document.getElementById('distance'); return [d.dataset.lower, d.dataset.exact || null, document.getElementById('distance-out').textContent];").await?;
+    ensure!(d[0].as_str().and_then(|v| v.parse::<u32>().ok()).is_some_and(|v| v >= 2), "{d}");
+    ensure_eq!(d[1], Value::Null);
+    ensure!(d[2].as_str().is_some_and(|t| t.starts_with('≥')), "{d}");
+    Ok(())
+}
+
+async fn a_solve_is_measured_against_the_optimum_and_five_give_an_ao5(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.js("localStorage.removeItem('npuzzle.solves');").await?;
+    page.open("#picture=numbers").await?;
+    page.client.find(Locator::Id("size")).await?.select_by_value("3x3").await?;
+    for i in 1..=5 {
+        page.wait("a random 3x3", "document.getElementById('board').dataset.size === '3x3' && document.getElementById('board').dataset.solved === 'false'", 10).await?;
+        let start = page.board().await?;
+        let moves = page.solve_by_keys().await?;
+        page.wait("the optimum", "document.getElementById('result').dataset.optimal", 10).await?;
+        let card = page
+            .js("const d = document.getElementById('result').dataset; return [d.moves, d.optimal, d.over, d.seconds, d.tps];")
+            .await?;
+        let optimal = page
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 fetch('/api/solve', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                   body: JSON.stringify({board: arguments[0]})}).then(r => r.json()).then(r => done(r.length));",
+                vec![json!(start)],
+            )
+            .await?;
+        ensure_eq!(card[0], json!(moves.to_string()));
+        ensure_eq!(card[1], json!(optimal.to_string()), "data-optimal is the server's length");
+        ensure_eq!(card[2], json!("0"), "the optimal solution is 0 over");
+        ensure!(card[3].as_str().and_then(|s| s.parse::<f64>().ok()).is_some(), "{card}");
+        ensure!(card[4].as_str().and_then(|s| s.parse::<f64>().ok()).is_some(), "{card}");
+        let stats = page.js("const d = document.getElementById('stats').dataset; return [d.count, d.ao5 || null];").await?;
+        ensure_eq!(stats[0], json!(i.to_string()));
+        ensure_eq!(stats[1].is_null(), i < 5, "ao5 after {i} solves: {stats}");
+        if i < 5 {
+            page.client.find(Locator::Css("body")).await?.send_keys("n").await?; // the New key
+        }
+    }
+    // Fewest moves and best time are kept apart.
+    let figures = page.js("return document.getElementById('stats-figures').textContent;").await?;
+    ensure!(
+        figures.as_str().is_some_and(|f| f.contains("Best time")
+            && f.contains("Fewest moves")
+            && f.contains("ao5")),
+        "{figures}"
+    );
+    // Your solve replays at its real speed, back to the goal.
+    page.click("replay-mine").await?;
+    page.wait(
+        "the replay to start",
+        "document.getElementById('board').dataset.solved === 'false'",
+        5,
+    )
+    .await?;
+    page.wait("the replay to end", "document.getElementById('board').dataset.solved === 'true' && !document.getElementById('celebrate').hidden", 20).await?;
+    Ok(())
+}
+
+async fn a_challenge_link_and_the_daily_scramble(page: &Page) -> Outcome {
+    page.open("#challenge=8,6,7/2,5,4/3,0,1&t=41200&m=31&picture=numbers").await?;
+    page.wait_board("8 6 7/2 5 4/3 0 1").await?;
+    let status = page.status().await?;
+    ensure!(status.contains("beat 0:41.2 and 31 moves"), "{status}");
+    page.click("daily").await?;
+    page.wait(
+        "the daily board",
+        "document.getElementById('board').dataset.board !== '8 6 7/2 5 4/3 0 1'",
+        10,
+    )
+    .await?;
+    let first = page.board().await?;
+    page.click("randomize").await?;
+    page.wait(
+        "another board",
+        &format!("document.getElementById('board').dataset.board !== {}", json!(first)),
+        10,
+    )
+    .await?;
+    page.click("daily").await?;
+    page.wait_board(&first).await?;
+    Ok(())
+}
+
+async fn a_scramble_and_solution_in_the_speedsolvers_notation_play(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    let input = page.client.find(Locator::Id("position")).await?;
+    input.clear().await?;
+    input.send_keys("1 2 3/4 5 6/0 7 8 | L2").await?;
+    page.click("load").await?;
+    page.wait_board("1 2 3/4 5 6/0 7 8").await?;
+    page.wait(
+        "the moves on the transport",
+        "document.getElementById('step-count').textContent === '0 / 2'",
+        5,
+    )
+    .await?;
+    page.click("play").await?;
+    page.wait_board("1 2 3/4 5 6/7 8 0").await?;
+    // Export writes the scramble and the moves played.
+    page.open("#board=1,2,3/4,5,6/0,7,8&picture=numbers").await?;
+    page.click_tile(8).await?;
+    page.wait_board("1 2 3/4 5 6/7 8 0").await?;
+    page.click("export").await?;
+    let text = page.js("return document.getElementById('position').value;").await?;
+    ensure_eq!(text, json!("1 2 3/4 5 6/0 7 8 | L2"));
+    Ok(())
+}
+
+async fn options_mark_tiles_stop_animations_and_follow_the_pointer(page: &Page) -> Outcome {
+    use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+    page.open("#board=1,2,3/4,0,6/7,5,8&picture=numbers").await?;
+    page.click("mark-home").await?;
+    page.click("animate").await?;
+    let state = page
+        .js("return [document.getElementById('board').classList.contains('mark-home'), document.body.classList.contains('no-anim'),
+                     getComputedStyle(document.querySelector('#board .tile')).transitionDuration];")
+        .await?;
+    ensure_eq!(state, json!([true, true, "0s"]));
+    page.click("hover").await?;
+    let tile = page.client.find(Locator::Css("#board button[data-tile='6']")).await?;
+    let over = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+        element: tile,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
+    page.client.perform_actions(over).await?;
+    page.wait_board("1 2 3/4 6 0/7 5 8").await?;
+    page.client.release_actions().await?;
+    for id in ["mark-home", "animate", "hover"] {
+        page.click(id).await?;
+    }
+    Ok(())
+}
+
+async fn the_pseudocode_marks_the_line_and_step_walks_it(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup(HARD_4X4, "bfs", "manhattan", 3).await?;
+    page.click("s-code").await?;
+    let lines =
+        page.js("return document.querySelectorAll('[data-role=pseudocode] li').length;").await?;
+    ensure!(lines.as_u64().is_some_and(|n| n >= 6), "{lines}");
+    page.click("s-start").await?;
+    page.wait("a node", "Number(document.getElementById('lane-a').dataset.expanded) >= 2", 10)
+        .await?;
+    page.click("s-pause").await?;
+    page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+        .await?;
+    let current = "[...document.querySelectorAll('[data-role=pseudocode] li')].findIndex(li => li.getAttribute('aria-current') === 'step')";
+    page.wait("the pop line", &format!("{current} === 2"), 5).await?;
+    let count = page.expanded("a").await?;
+    page.click("s-step").await?;
+    let after = page.js(&format!("return {current};")).await?;
+    ensure_eq!(after, json!(3), "Step marks the goal test");
+    ensure_eq!(page.expanded("a").await?, count, "walking lines expands nothing");
+    // The rest of the body, then the next node.
+    for _ in 0..4 {
+        page.click("s-step").await?;
+    }
+    page.wait(
+        "the next node",
+        &format!(
+            "Number(document.getElementById('lane-a').dataset.expanded) === {} && {current} === 2",
+            count + 1
+        ),
+        5,
+    )
+    .await?;
+    page.click("s-stop").await?;
+    page.click("s-code").await?;
+    Ok(())
+}
+
+async fn ida_star_charts_its_path_and_lists_its_bounds(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup("8 6 7/2 5 4/3 0 1", "idastar", "manhattan", 12).await?;
+    let caption = page.field("a", "caption").await?;
+    ensure_eq!(caption, "Path depth over time");
+    // The empty chart is drawn at the screen's resolution, with a word, not blurred.
+    let canvas = page.js("const c = document.querySelector('#lane-a canvas'); return [c.width, Math.round(c.clientWidth * devicePixelRatio)];").await?;
+    ensure_eq!(canvas[0], canvas[1]);
+    page.click("s-start").await?;
+    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30)
+        .await?;
+    let bounds = page.js("return [...document.querySelectorAll('#lane-a [data-field=bounds] li')].map(l => l.textContent);").await?;
+    let bounds = bounds.as_array().cloned().unwrap_or_default();
+    ensure!(bounds.len() >= 2, "{bounds:?}");
+    ensure!(
+        bounds.last().and_then(Value::as_str).is_some_and(|b| b.starts_with("bound 31")),
+        "{bounds:?}"
+    );
+    Ok(())
+}
+
+async fn mini_boards_are_readable_on_a_4x4(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup(HARD_4X4, "astar", "manhattan", 4).await?;
+    page.click("s-start").await?;
+    page.wait(
+        "the lists",
+        "document.querySelectorAll('#lane-a [data-field=soonest] .mini span').length >= 16",
+        10,
+    )
+    .await?;
+    page.click("s-pause").await?;
+    let size = page.js("return parseFloat(getComputedStyle(document.querySelector('#lane-a [data-field=soonest] .mini span')).fontSize);").await?;
+    ensure!(size.as_f64().is_some_and(|s| s >= 9.0), "digits of {size} px");
+    page.click("s-stop").await?;
+    Ok(())
+}
+
+async fn a_picture_change_shows_it_is_busy(page: &Page) -> Outcome {
+    page.open("#board=1,2,3,4/5,6,7,8/9,10,11,12/13,14,0,15&picture=numbers").await?;
+    page.js("window.busy = []; new MutationObserver(() => window.busy.push(document.getElementById('board-wrap').getAttribute('aria-busy')))
+             .observe(document.getElementById('board-wrap'), {attributes: true, attributeFilter: ['aria-busy']});").await?;
+    page.client.find(Locator::Id("picture")).await?.select_by_value("city").await?;
+    page.wait("the picture", "document.getElementById('board').classList.contains('picture')", 10)
+        .await?;
+    let busy = page.js("return window.busy;").await?;
+    ensure_eq!(busy, json!(["true", null]), "busy while drawing, then not");
+    Ok(())
+}
+
+async fn a_batch_race_exports_csv_and_json(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.search_setup("8 6 7/2 5 4/3 0 1", "astar", "manhattan", 12).await?;
+    for (id, v) in [("b-count", "3"), ("b-depth", "12")] {
+        let e = page.client.find(Locator::Id(id)).await?;
+        e.clear().await?;
+        e.send_keys(v).await?;
+    }
+    page.click("b-start").await?;
+    page.wait(
+        "the batch",
+        "document.getElementById('batch-status').textContent.startsWith('Done')",
+        30,
+    )
+    .await?;
+    let rows = page.js("return [...document.querySelectorAll('#batch-table tbody tr')].map(r => [...r.cells].map(c => c.textContent));").await?;
+    let rows = rows.as_array().cloned().unwrap_or_default();
+    ensure_eq!(rows.len(), 2, "{rows:?}");
+    ensure_eq!(rows[0][1], json!("3 / 3"), "{rows:?}");
+    let csv = page.js("return document.getElementById('batch-csv-text').textContent;").await?;
+    ensure_eq!(csv.as_str().map(|c| c.lines().count()), Some(7), "a header and 6 rows: {csv}");
+    // The downloads are the page's own files (the page's policy lets it fetch none of them).
+    let links = page
+        .js("return ['batch-csv', 'batch-json'].map(id => document.getElementById(id)).map(a => a.href.startsWith('blob:') && a.hasAttribute('download'));")
+        .await?;
+    ensure_eq!(links, json!([true, true]));
+    Ok(())
+}
+
+async fn the_embed_mode_shows_one_search(page: &Page) -> Outcome {
+    page.open("#embed&board=8,6,7/2,5,4/3,0,1&algorithm=astar&heuristic=manhattan&pace=0").await?;
+    page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30)
+        .await?;
+    let chrome = page
+        .js("return [getComputedStyle(document.querySelector('header.top')).display, document.querySelector('section[data-view=play]').hidden, document.getElementById('lane-a').dataset.length];")
+        .await?;
+    ensure_eq!(chrome, json!(["none", true, "31"]));
     Ok(())
 }
 
@@ -716,6 +1331,60 @@ async fn screenshots(page: &Page, dir: &Path) -> Outcome {
         .await?;
         page.click("play").await?;
         page.screenshot(&dir.join(format!("playback-{tag}.png"))).await?;
+        // Issue 21's views: the result card, statistics, pseudocode, batch, embed.
+        page.open("#picture=alpine").await?;
+        page.client.find(Locator::Id("size")).await?.select_by_value("3x3").await?;
+        page.wait("a random 3x3", "document.getElementById('board').dataset.size === '3x3' && document.getElementById('board').dataset.solved === 'false'", 10).await?;
+        page.solve_by_keys().await?;
+        page.wait("the optimum", "document.getElementById('result').dataset.optimal", 10).await?;
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("result-{tag}.png"))).await?;
+        page.js("document.getElementById('stats').scrollIntoView();").await?;
+        page.screenshot(&dir.join(format!("stats-{tag}.png"))).await?;
+        page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
+        page.click("hint").await?;
+        page.wait("the hint", "document.getElementById('board').dataset.hint", 10).await?;
+        page.screenshot(&dir.join(format!("hint-arrow-{tag}.png"))).await?;
+        page.search_setup(HARD_4X4, "astar", "manhattan", 3).await?;
+        page.click("s-code").await?;
+        page.click("s-start").await?;
+        page.wait(
+            "a few nodes",
+            "Number(document.getElementById('lane-a').dataset.expanded) >= 3",
+            10,
+        )
+        .await?;
+        page.click("s-pause").await?;
+        page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+            .await?;
+        page.click("s-step").await?;
+        page.click("s-step").await?;
+        page.js("document.getElementById('code-panel').scrollIntoView();").await?;
+        page.screenshot(&dir.join(format!("pseudocode-{tag}.png"))).await?;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("search-4x4-{tag}.png"))).await?;
+        page.click("s-stop").await?;
+        page.click("s-code").await?;
+        page.search_setup("8 6 7/2 5 4/3 0 1", "idastar", "manhattan", 12).await?;
+        page.click("s-start").await?;
+        page.wait("the end", "document.getElementById('lane-a').dataset.state === 'solved'", 30)
+            .await?;
+        page.click_tile_in_lane().await?;
+        page.screenshot(&dir.join(format!("idastar-solved-{tag}.png"))).await?;
+        page.click("b-start").await?;
+        page.wait(
+            "the batch",
+            "document.getElementById('batch-status').textContent.startsWith('Done')",
+            60,
+        )
+        .await?;
+        page.js("document.getElementById('batch').scrollIntoView();").await?;
+        page.screenshot(&dir.join(format!("batch-{tag}.png"))).await?;
+        page.open("#embed&board=8,6,7/2,5,4/3,0,1&algorithm=astar&heuristic=manhattan&pace=20")
+            .await?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        page.screenshot(&dir.join(format!("embed-{tag}.png"))).await?;
         page.open("#picture=city").await?;
         page.client.find(Locator::Id("size")).await?.select_by_value("6x6").await?;
         page.wait("a 6x6 board", "document.getElementById('board').dataset.size === '6x6' && document.getElementById('board').classList.contains('picture')", 5).await?;
@@ -768,6 +1437,26 @@ async fn the_page_plays_in_chromium() {
         the_visualizer_counts_pauses_steps_and_stops,
         race_mode_finishes_both_sides_and_shows_both_results,
         bfs_on_a_hard_4x4_hits_its_cap_with_a_message,
+        the_solver_and_the_visualizer_share_one_list_of_names,
+        a_finished_lane_shows_the_goal_with_its_final_counts,
+        greedy_and_weighted_astar_show_the_f_they_sort_by,
+        solution_only_plays_on_a_transport_with_pause_step_and_stop,
+        the_race_table_names_engines_times_and_the_winner,
+        a_phone_has_big_tap_targets_and_the_transport_by_the_board,
+        the_solved_picture_is_one_piece,
+        a_new_game_clears_the_solver_note_and_hello_is_no_board,
+        the_hint_has_an_arrow_and_a_ring_unlike_focus,
+        the_distance_is_a_bound_then_exact,
+        a_solve_is_measured_against_the_optimum_and_five_give_an_ao5,
+        a_challenge_link_and_the_daily_scramble,
+        a_scramble_and_solution_in_the_speedsolvers_notation_play,
+        options_mark_tiles_stop_animations_and_follow_the_pointer,
+        the_pseudocode_marks_the_line_and_step_walks_it,
+        ida_star_charts_its_path_and_lists_its_bounds,
+        mini_boards_are_readable_on_a_4x4,
+        a_picture_change_shows_it_is_busy,
+        a_batch_race_exports_csv_and_json,
+        the_embed_mode_shows_one_search,
     ] {
         if only.as_deref().is_some_and(|o| !name.contains(o)) {
             continue;

@@ -1,0 +1,211 @@
+// Hint, Solve and the distance readout: the server's solver, asked by the game.
+// The game's transport plays the solutions (and the replays of the result card).
+
+import * as puzzle from "./puzzle.js";
+import * as api from "./api.js";
+import * as names from "./names.js";
+import { $, plural, seconds, say, DIRECTION } from "./helpers.js";
+
+/** Boards this small get their exact distance after every move (the exact table answers at once). */
+const EXACT_CELLS = 9;
+
+export class SolverController {
+  constructor(game, transport) {
+    this.game = game;
+    this.transport = transport;
+    this.hintAbort = null;
+    this.solveAbort = null;
+    this.exactAbort = null;
+    this.exact = new Map(); // board notation -> proven distance
+    this.playing = null; // the moves the transport holds, when they are the solver's
+    names.fill($("algorithm"), names.ALGORITHMS, "auto");
+    names.fill($("heuristic"), names.HEURISTICS, "auto");
+    this.bind();
+  }
+
+  bind() {
+    const game = this.game;
+    $("hint").addEventListener("click", () => this.hint());
+    $("solve").addEventListener("click", () => this.solve());
+    game.addEventListener("newgame", () => {
+      this.cancel();
+      this.exact.clear();
+      $("solve-note").textContent = "";
+      this.showDistance();
+    });
+    for (const kind of ["move", "undo", "redo"]) {
+      game.addEventListener(kind, (e) => {
+        if (e.detail.by === "player") {
+          const t = this.transport;
+          if (t.loaded) {
+            t.stop(true);
+            say(`You took over at move ${t.index} of ${t.moves.length}.`);
+          }
+          if (this.solveAbort) this.solveAbort.abort();
+          if (this.hintAbort) this.hintAbort.abort();
+        }
+        this.showDistance();
+      });
+    }
+    this.transport.addEventListener("speed", (e) => {
+      game.el.style.setProperty("--slide", `${Math.min(140, Math.round(800 / e.detail))}ms`);
+    });
+  }
+
+  cancel() {
+    for (const a of [this.hintAbort, this.solveAbort, this.exactAbort]) if (a) a.abort();
+    this.transport.stop(true);
+  }
+
+  // ---- the distance to the goal ------------------------------------------------------
+
+  /** Shows the distance: a lower bound at once, the exact one when it is known or cheap. */
+  showDistance() {
+    const { game } = this;
+    const board = game.notation;
+    const el = $("distance");
+    const lower = puzzle.lowerBound(game.w, game.h, game.tiles);
+    const exact = game.solved ? 0 : this.exact.get(board);
+    el.dataset.lower = String(exact ?? lower);
+    if (exact !== undefined) {
+      el.dataset.exact = String(exact);
+      $("distance-out").textContent = String(exact);
+      el.title = "Moves still needed, proven by the solver";
+    } else {
+      delete el.dataset.exact;
+      $("distance-out").textContent = `≥ ${lower}`;
+      el.title = "Moves still needed: at least this many (Manhattan distance plus linear conflicts)";
+      if (game.w * game.h <= EXACT_CELLS) this.fetchExact(board);
+    }
+  }
+
+  /** Remembers what a hint answer proves: the board's distance and its neighbours'. */
+  learn(answer) {
+    if (answer.status !== "solved" || !answer.optimal) return;
+    this.exact.set(answer.board, answer.distance);
+    const at = puzzle.parse(answer.board);
+    for (const m of answer.moves || []) {
+      if (!m.exact || m.distance === null) continue;
+      const tiles = at.tiles.slice();
+      if (puzzle.apply(at.w, at.h, tiles, m.move)) this.exact.set(puzzle.format(at.w, tiles), m.distance);
+    }
+  }
+
+  async fetchExact(board) {
+    if (this.exactAbort) this.exactAbort.abort();
+    const abort = (this.exactAbort = new AbortController());
+    try {
+      this.learn(await api.hint(board, abort.signal));
+      if (board === this.game.notation && this.exact.has(board)) this.showDistance();
+    } catch {
+      // The lower bound stays: the readout never claims more than it knows.
+    }
+  }
+
+  // ---- hint ------------------------------------------------------------------------
+
+  async hint() {
+    const game = this.game;
+    if (game.solved) {
+      say("The board is already solved.");
+      return;
+    }
+    if (this.hintAbort) this.hintAbort.abort();
+    const abort = (this.hintAbort = new AbortController());
+    const board = game.notation;
+    say("Looking for the best move…");
+    $("hint").setAttribute("aria-busy", "true");
+    try {
+      const answer = await api.hint(board, abort.signal);
+      if (board !== game.notation) return;
+      this.learn(answer);
+      if (answer.status !== "solved" || !answer.move) {
+        say(`No hint: ${answer.error || answer.status}.`, "warn");
+        return;
+      }
+      game.assisted = true;
+      game.showHint(answer.tile, answer.move);
+      this.showDistance();
+      const move = `slide tile ${answer.tile} ${DIRECTION[answer.move]}`;
+      if (answer.optimal) say(`Optimal distance ${answer.distance}: ${move}.`, "good");
+      else say(`${move[0].toUpperCase()}${move.slice(1)} — about ${plural(answer.distance, "move")} to go (not optimal: ${answer.algorithm}).`);
+    } catch (error) {
+      if (error.name !== "AbortError") say(`No hint: ${error.message}.`, "error");
+      // Aborted by a move (not by a newer hint, which has its own message): clear ours.
+      else if (this.hintAbort === abort) say("");
+    } finally {
+      if (this.hintAbort === abort) this.hintAbort = null;
+      $("hint").removeAttribute("aria-busy");
+    }
+  }
+
+  // ---- solve and playback ----------------------------------------------------------
+
+  busy(on) {
+    $("solve-text").textContent = on ? "Cancel" : "Solve";
+    $("solve").setAttribute("aria-busy", String(on));
+  }
+
+  /** Plays `moves` from the current position on the game's transport. */
+  playMoves(moves, by = "solver") {
+    const game = this.game;
+    this.transport.load(
+      moves,
+      (i) => game.play([moves[i]], by),
+      () => game.undo(by),
+    );
+    this.transport.play();
+  }
+
+  async solve() {
+    const game = this.game;
+    if (this.solveAbort) {
+      this.solveAbort.abort();
+      return;
+    }
+    if (game.solved) {
+      say("The board is already solved.");
+      return;
+    }
+    this.transport.stop(true);
+    const abort = (this.solveAbort = new AbortController());
+    const board = game.notation;
+    const algorithm = $("algorithm").value;
+    const heuristic = $("heuristic").value;
+    this.busy(true);
+    say(`Solving with ${names.algorithm(algorithm).name}…`);
+    $("solve-note").textContent = "";
+    try {
+      const record = await api.solve({ board, algorithm, heuristic }, abort.signal);
+      if (board !== game.notation) {
+        say("The board changed while the solver worked: press Solve again.");
+        return;
+      }
+      const ran = `${names.algorithm(record.algorithm).name}${record.heuristic ? ` + ${names.heuristic(record.heuristic).name}` : ""}`;
+      $("solve-note").textContent = `${ran}, ${plural(record.expanded, "node")}, ${seconds(record.seconds)}${record.note ? `. ${record.note}` : ""}`;
+      if (record.status !== "solved") {
+        say(`${record.status === "limit" ? "Stopped at a limit" : "Unsolvable"}: ${record.error}`, "warn");
+        return;
+      }
+      const moves = puzzle.parseMoves(record.moves);
+      if (record.optimal) {
+        // Every position on an optimal path is as far from the goal as the moves left.
+        const tiles = game.tiles.slice();
+        moves.forEach((m, i) => {
+          this.exact.set(puzzle.format(game.w, tiles), moves.length - i);
+          puzzle.apply(game.w, game.h, tiles, m);
+        });
+      }
+      const kind = record.optimal ? "Optimal solution" : "Solution (not proven optimal)";
+      say(`${kind}: ${plural(moves.length, "move")}. Playing it back — pause, step or stop below; any move takes over.`, "good");
+      this.showDistance();
+      this.playMoves(moves);
+    } catch (error) {
+      if (error.name === "AbortError") say("Solve cancelled.");
+      else say(`Could not solve: ${error.message}${error.retryAfter ? ` (try again in ${error.retryAfter} s)` : ""}.`, "error");
+    } finally {
+      if (this.solveAbort === abort) this.solveAbort = null;
+      this.busy(false);
+    }
+  }
+}
