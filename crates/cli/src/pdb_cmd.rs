@@ -140,6 +140,15 @@ pub fn database_for(
     }
     let cache = cache();
     let mut warn = |w: &str| crate::stdio::complain(format_args!("warning: {w}"));
+    // A database built for this very goal (`pdb build --goal ...`), else the one of the
+    // goal's frame: tiles renamed after their goal cells and the board turned so the blank's
+    // goal cell is the first of its symmetry class, so that one table serves every goal of a
+    // shape with the blank in a corner (see `npuzzle_solver::heuristic::frame`).
+    if let Some(db) = cache.best(goal, &mut warn)? {
+        return Ok(Some(db));
+    }
+    let frame = npuzzle_solver::heuristic::frame::Frame::new(goal);
+    let goal = frame.goal();
     if let Some(db) = cache.best(goal, &mut warn)? {
         return Ok(Some(db));
     }

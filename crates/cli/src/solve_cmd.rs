@@ -414,8 +414,15 @@ fn solve_job(
             }
         }
     }
-    let solve = || match databases.get(&task.goal) {
-        Some(tables) => solver.with_databases(tables).solve(&task.board, &task.goal, options),
+    // A board at its goal, or on a board the exact table answers, needs no database.
+    let needs_db = task.board != task.goal;
+    let solve = || match needs_db.then(|| databases.get(&task.goal)).flatten() {
+        Some(tables) => solver.with_databases(tables).solve_observed(
+            &task.board,
+            &task.goal,
+            options,
+            progress.watcher(),
+        ),
         None => solver.solve_observed(&task.board, &task.goal, options, progress.watcher()),
     };
     match panic::catch_unwind(AssertUnwindSafe(solve)) {
@@ -452,7 +459,11 @@ impl Databases {
 
     fn get(&self, goal: &npuzzle_core::Board) -> Option<npuzzle_solver::Databases> {
         let mut map = self.by_goal.lock().unwrap_or_else(|e| e.into_inner());
-        map.entry(goal.clone())
+        // Goals of one frame share a database: key by the frame's goal, so that many goals
+        // load (or build) one table, not one each.
+        let frame = npuzzle_solver::heuristic::frame::Frame::new(goal);
+        let key = if map.contains_key(goal) { goal.clone() } else { frame.goal().clone() };
+        map.entry(key)
             .or_insert_with(|| {
                 match crate::pdb_cmd::database_for(goal, self.algorithm, self.heuristic) {
                     Ok(Some(pdb)) => Some(npuzzle_solver::Databases {

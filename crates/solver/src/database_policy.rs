@@ -17,10 +17,11 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
-use npuzzle_search as search;
+use npuzzle_search::{self as search, Observer};
 
 use crate::exact;
 use crate::heuristic::HeuristicKind;
+use crate::heuristic::frame::Frame;
 use crate::heuristic::walking_distance::WalkingDistance;
 use crate::options::{Algorithm, Heuristic, Limits, Options};
 use crate::pdb::Database;
@@ -55,19 +56,103 @@ pub fn solve_with(
     options: &Options,
     tables: &Databases,
 ) -> Result<Solution, SolveError> {
-    solve_in(&Solver::shared().with_databases(tables.clone()), board, goal, options)
+    solve_in(&Solver::shared().with_databases(tables.clone()), board, goal, options, ())
 }
 
 /// [`Solver::solve`] with the databases `solver` holds: the request goes to the engine the
 /// module docs name, and everything else (every fallback too) to `solver`'s own engines.
-pub(crate) fn solve_in(
+pub(crate) fn solve_in<O: Observer<Board, u32>>(
     solver: &Solver,
     board: &Board,
     goal: &Board,
     options: &Options,
+    observer: O,
+) -> Result<Solution, SolveError> {
+    let mut solution = solve_routed(solver, board, goal, options, observer)?;
+    label_check(&mut solution, options);
+    Ok(solution)
+}
+
+/// The heuristic an explicit request names (`None` for `auto`).
+fn asked(heuristic: Heuristic) -> Option<HeuristicKind> {
+    match heuristic {
+        Heuristic::Auto => None,
+        Heuristic::Hamming => Some(HeuristicKind::Hamming),
+        Heuristic::Manhattan => Some(HeuristicKind::Manhattan),
+        Heuristic::LinearConflict => Some(HeuristicKind::LinearConflict),
+        Heuristic::WalkingDistance => Some(HeuristicKind::WalkingDistance),
+        Heuristic::Pdb => Some(HeuristicKind::Pdb),
+    }
+}
+
+/// Honest labels: when the answer's heuristic is not the one the request named, a note says
+/// what ran instead and why (unless one already does).
+fn label_check(solution: &mut Solution, options: &Options) {
+    let Some(asked) = asked(options.heuristic) else { return };
+    if solution.status == Status::Unsolvable || solution.heuristic == Some(asked) {
+        return;
+    }
+    let explained = solution
+        .notes
+        .iter()
+        .any(|n| matches!(n, Note::NoDatabase | Note::HeuristicNotUsed { .. }));
+    if !explained {
+        solution.notes.insert(
+            0,
+            Note::HeuristicNotUsed {
+                asked,
+                ran: solution.heuristic,
+                algorithm: solution.algorithm,
+            },
+        );
+    }
+}
+
+/// [`solve_in`] before the label check: a database held for the board's frame (see
+/// [`crate::heuristic::frame`]) serves every goal of that frame, through the frame.
+fn solve_routed<O: Observer<Board, u32>>(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    observer: O,
+) -> Result<Solution, SolveError> {
+    if let Some(db) = solver
+        .databases()
+        .pdb
+        .as_ref()
+        .filter(|d| d.size() == board.size() && board.size() == goal.size() && d.goal() != goal)
+    {
+        let frame = Frame::new(goal);
+        if frame.goal() == db.goal() && db.covers_every_tile() && uses_db(options, board) {
+            let mut s = solve_direct(solver, &frame.board(board), frame.goal(), options, observer)?;
+            s.moves = frame.moves_back(&s.moves);
+            return Ok(s);
+        }
+    }
+    solve_direct(solver, board, goal, options, observer)
+}
+
+/// Whether a request uses a pattern database when one serves the board.
+fn uses_db(options: &Options, board: &Board) -> bool {
+    match options.heuristic {
+        Heuristic::Pdb => true,
+        Heuristic::Auto => {
+            options.algorithm == Algorithm::Auto && board.tiles().len() > exact::MAX_CELLS
+        }
+        _ => false,
+    }
+}
+
+fn solve_direct<O: Observer<Board, u32>>(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    observer: O,
 ) -> Result<Solution, SolveError> {
     let solve = |board: &Board, goal: &Board, options: &Options| {
-        solver.solve_observed(board, goal, options, ())
+        solver.solve_plain(board, goal, options, observer)
     };
     let tables = solver.databases();
     if board.size() != goal.size() {
@@ -76,12 +161,7 @@ pub(crate) fn solve_in(
     let cells = board.tiles().len();
     let db = tables.pdb.as_ref().filter(|d| d.goal() == goal && d.covers_every_tile());
     let algorithm = options.algorithm;
-    let uses_db = match options.heuristic {
-        Heuristic::Pdb => true,
-        Heuristic::Auto => algorithm == Algorithm::Auto && cells > exact::MAX_CELLS,
-        _ => false,
-    };
-    if uses_db {
+    if uses_db(options, board) {
         if let Some(db) = db {
             match algorithm {
                 Algorithm::Auto | Algorithm::IdaStar => {
@@ -135,9 +215,12 @@ pub(crate) fn solve_in(
             return Ok(s);
         }
     }
+    // Walking distance runs wherever it is asked for and its tables exist (the packed
+    // positions of its engine hold up to 32 cells); `auto` on a board the exact table answers
+    // gets the table, and a note says so.
     if options.heuristic == Heuristic::WalkingDistance
-        && (algorithm.is_informed() || algorithm == Algorithm::Auto)
-        && cells > exact::MAX_CELLS
+        && (algorithm.is_informed() || (algorithm == Algorithm::Auto && cells > exact::MAX_CELLS))
+        && cells <= 32
     {
         if let Some(wd) = WalkingDistance::new(goal) {
             return Ok(generic_wd(&wd, board, goal, options));
@@ -167,13 +250,13 @@ fn fall_back(
         limits: limits.clone(),
         ..options.clone()
     };
-    let mut s = solver.solve_observed(board, goal, &weighted, ())?;
+    let mut s = solver.solve_plain(board, goal, &weighted, ())?;
     let mut notes = vec![Note::OptimalAttemptGaveUp { heuristic: HeuristicKind::Pdb, budget }];
     if s.status == Status::Solved {
         notes.push(Note::WeightedAStar { weight: options.weight });
     } else {
         let reduction = Options { algorithm: Algorithm::Reduction, limits, ..options.clone() };
-        s = solver.solve_observed(board, goal, &reduction, ())?;
+        s = solver.solve_plain(board, goal, &reduction, ())?;
     }
     notes.append(&mut s.notes);
     s.notes = notes;

@@ -17,6 +17,7 @@ use std::fmt;
 
 use npuzzle_core::Board;
 
+pub mod frame;
 pub mod walking_distance;
 
 /// A heuristic an engine computes: the [`crate::Heuristic`] option with `auto` resolved by

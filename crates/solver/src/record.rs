@@ -109,7 +109,7 @@ impl Record {
                 _ => None,
             },
             expected_length: None,
-            note: if solved { solution.note() } else { None },
+            note: solution.note(),
             line: None,
         }
     }

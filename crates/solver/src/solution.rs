@@ -144,6 +144,17 @@ pub enum Note {
     /// A pattern-database heuristic was asked for but no database for the goal was given,
     /// so linear conflict guided the search.
     NoDatabase,
+    /// The heuristic the request named did not guide the answer: the algorithm uses none,
+    /// the exact table answered, or it is not available for this board (then `ran` guided
+    /// the search instead). Labels always name what ran; this says why it differs.
+    HeuristicNotUsed {
+        /// The heuristic asked for.
+        asked: HeuristicKind,
+        /// The heuristic that ran instead, if any.
+        ran: Option<HeuristicKind>,
+        /// The algorithm that answered.
+        algorithm: crate::Algorithm,
+    },
     /// The reduction solver's anytime mode improved its first answer.
     Improved {
         /// The first answer's length.
@@ -171,6 +182,28 @@ impl fmt::Display for Note {
                 f,
                 "the reduction solver placed rows and columns (Manhattan lower bound {lower_bound})"
             ),
+            Note::HeuristicNotUsed { asked, ran: Some(ran), .. } => write!(
+                f,
+                "{} is not available for this board, so {} guided the search",
+                asked.name(),
+                ran.name()
+            ),
+            Note::HeuristicNotUsed { asked, ran: None, algorithm } => {
+                if *algorithm == crate::Algorithm::Table {
+                    write!(
+                        f,
+                        "the exact distance table answered (it needs no heuristic), so {} was not used",
+                        asked.name()
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{} uses no heuristic, so {} was not used",
+                        algorithm.name(),
+                        asked.name()
+                    )
+                }
+            }
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")
             }
@@ -286,7 +319,7 @@ impl Solution {
         for (i, note) in self.notes.iter().enumerate() {
             let sep = match (i, note) {
                 (0, _) => "",
-                (_, Note::Improved { .. }) => "; ",
+                (_, Note::Improved { .. } | Note::HeuristicNotUsed { .. }) => "; ",
                 _ => ", so ",
             };
             text.push_str(sep);

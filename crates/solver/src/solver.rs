@@ -137,10 +137,9 @@ impl Solver {
         goal: &Board,
         options: &Options,
     ) -> Result<Solution, SolveError> {
-        if self.databases.pdb.is_none() {
-            return self.solve_observed(board, goal, options, ());
-        }
-        crate::database_policy::solve_in(self, board, goal, options)
+        // One route for every request: the tables the solver holds, walking distance where
+        // it is asked for, and honest notes where a request cannot be honoured.
+        crate::database_policy::solve_in(self, board, goal, options, ())
     }
 
     /// Solves like [`Solver::solve`], on the same fast engines, showing `observer` the
@@ -153,6 +152,18 @@ impl Solver {
     /// # Errors
     /// As [`Solver::solve`].
     pub fn solve_observed<O: Observer<Board, u32>>(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+        observer: O,
+    ) -> Result<Solution, SolveError> {
+        crate::database_policy::solve_in(self, board, goal, options, observer)
+    }
+
+    /// The solver's own engines, without its databases or walking distance: what the
+    /// routing of [`Solver::solve`] falls back on.
+    pub(crate) fn solve_plain<O: Observer<Board, u32>>(
         &self,
         board: &Board,
         goal: &Board,
@@ -239,7 +250,16 @@ impl Solver {
             let run = task.run(step, &mut observer);
             let mut solution = run.solution;
             let last = i + 1 == plan.steps.len();
-            if solution.status == Status::Solved || !run.out_of_budget || last {
+            // A step of `auto` that ran out of memory hands over too: the next steps
+            // (weighted A*, the reduction solver) need far less, and `auto` always answers.
+            let out_of_memory = several
+                && matches!(solution.limit(), Some(Limit::Memory(_)))
+                && !options
+                    .limits
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+            if solution.status == Status::Solved || !(run.out_of_budget || out_of_memory) || last {
                 notes.append(&mut solution.notes);
                 solution.notes = notes;
                 if solution.status != Status::Unsolvable {
