@@ -2,7 +2,11 @@
 
 use std::process::{Command, ExitCode, Stdio};
 
+use std::sync::Arc;
+
 use anyhow::Context;
+use npuzzle_core::{Goal, Size};
+use npuzzle_solver::pdb::Store;
 use npuzzle_web::Config;
 
 use crate::args::ServeArgs;
@@ -19,6 +23,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(timeout) = args.timeout {
         config.timeout = timeout;
     }
+    config.solver = solver(!args.no_build);
     let open = args.open;
     npuzzle_web::run(args.addr, config, |addr| {
         let url = if addr.ip().is_unspecified() {
@@ -33,6 +38,32 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     })
     .with_context(|| format!("serve on {}", args.addr))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The server's solver: it owns the databases of the cache, loaded now, and (unless `build`
+/// is false) the 4x4's 7-8 table built in the background at low priority when the cache lacks
+/// it; requests are answered with what the store holds meanwhile, never with a build.
+pub fn solver(build: bool) -> npuzzle_solver::Solver {
+    let store = Arc::new(
+        Store::new(Some(crate::pdb_cmd::cache())).with_report(Arc::new(crate::pdb_cmd::Logged)),
+    );
+    let held = store.load_cached();
+    if held > 0 {
+        crate::stdio::complain(format_args!(
+            "loaded {held} pattern database(s) from {}",
+            crate::pdb_cmd::cache_dir().display()
+        ));
+    }
+    if build
+        && let Ok(goal) = Goal::BlankFirst.board(Size::square(4).expect("4x4 is a size"))
+        && store.build_in_background(&goal, None).is_some()
+    {
+        crate::stdio::complain(format_args!(
+            "building the 7-8 pattern database of the 4x4 in the background (about a minute, \
+             288 MB; --no-build turns this off); hints are exact once it is ready"
+        ));
+    }
+    npuzzle_solver::Solver::new().with_store(store)
 }
 
 /// Opens `url` in the desktop's browser; only warns when there is none.
