@@ -526,7 +526,8 @@ fn serve_prints_its_url_answers_and_stops_cleanly_on_ctrl_c() {
     use std::time::{Duration, Instant};
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1"])
+        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1", "--no-build"])
+        .env("NPUZZLE_CACHE", test_cache())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -1367,6 +1368,36 @@ fn on_a_terminal(args: &[&str]) -> (i32, String) {
         .output()
         .expect("util-linux script runs");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Progress and bounds come from the IDA* over a pattern database too, and a search stopped
+/// by its limit answers the last bound it proved.
+#[test]
+fn progress_shows_with_a_database_on_a_terminal() {
+    let hard = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
+    let args = ["solve", "--heuristic", "pdb", "-a", "idastar", "--timeout", "1.5", hard];
+    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_npuzzle"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &quoted.join(" "), "/dev/null"])
+        .env("NPUZZLE_CACHE", test_cache())
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux script runs");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{screen}");
+    assert!(screen.contains("nodes, ") && screen.contains("/s, "), "no progress line: {screen}");
+    // The walk-up of bounds from the database's estimate (the 6-6-3 gives at least 60 here).
+    assert!(screen.contains("bound 6") || screen.contains("bound 7"), "{screen}");
+    assert!(screen.contains("heuristic pdb"), "{screen}");
+    let bound = screen
+        .split("lower bound ")
+        .nth(1)
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse::<u32>().ok());
+    assert!(bound.is_some_and(|b| (60..=70).contains(&b)), "{screen}");
 }
 
 #[test]

@@ -17,7 +17,7 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
-use npuzzle_search::{self as search, Observer};
+use npuzzle_search::{self as search, Flow, Observer};
 
 use crate::exact;
 use crate::heuristic::HeuristicKind;
@@ -205,15 +205,12 @@ fn solve_direct<O: Observer<Board, u32>>(
     board: &Board,
     goal: &Board,
     options: &Options,
-    observer: O,
+    mut observer: O,
     db: Option<&Database>,
 ) -> Result<Solution, SolveError> {
-    let solve = |board: &Board, goal: &Board, options: &Options| {
-        solver.solve_plain(board, goal, options, observer)
-    };
     let tables = solver.databases();
     if board.size() != goal.size() {
-        return solve(board, goal, options);
+        return solver.solve_plain(board, goal, options, observer);
     }
     let cells = board.tiles().len();
     let algorithm = options.algorithm;
@@ -232,14 +229,31 @@ fn solve_direct<O: Observer<Board, u32>>(
                         ..options.limits.clone()
                     };
                     let clock = Instant::now();
-                    let mut s = pdb_search::solve_dual(
+                    let mut tick = Ticker { observer: &mut observer, started: clock };
+                    if tick.observer.begin(&search::Begin::new(board, 0)) == Flow::Stop {
+                        return Ok(cancelled(board, goal));
+                    }
+                    let mut s = pdb_search::solve_ticked(
                         db,
                         board,
                         &limits,
                         tables.threads.max(1),
                         tables.dual,
+                        &mut tick,
                     )
                     .map_err(|_| SolveError::GoalSize { goal: db.size(), board: board.size() })?;
+                    let stats = search::Stats {
+                        expanded: s.stats.expanded,
+                        generated: s.stats.generated,
+                        max_frontier: s.stats.max_frontier,
+                        seconds: s.stats.seconds,
+                    };
+                    let stop = s.limit().map(|l| match l {
+                        Limit::Nodes(_) => search::Stop::Nodes,
+                        Limit::Time(_) => search::Stop::Time,
+                        _ => search::Stop::Cancelled,
+                    });
+                    observer.finish(&search::Finish::new(&stats, s.status == Status::Solved, stop));
                     if s.status == Status::Solved {
                         s.notes.clear();
                     }
@@ -266,7 +280,7 @@ fn solve_direct<O: Observer<Board, u32>>(
             }
         } else if options.heuristic == Heuristic::Pdb && algorithm.is_informed() {
             let fallback = Options { heuristic: Heuristic::LinearConflict, ..options.clone() };
-            let mut s = solve(board, goal, &fallback)?;
+            let mut s = solver.solve_plain(board, goal, &fallback, observer)?;
             s.notes.push(Note::NoDatabase);
             return Ok(s);
         }
@@ -282,7 +296,36 @@ fn solve_direct<O: Observer<Board, u32>>(
             return Ok(generic_wd(&wd, board, goal, options));
         }
     }
-    solve(board, goal, options)
+    solver.solve_plain(board, goal, options, observer)
+}
+
+/// An observer seen by the IDA* over a database: bounds and progress, `false` to stop.
+struct Ticker<'o, O> {
+    observer: &'o mut O,
+    started: Instant,
+}
+
+impl<O: Observer<Board, u32>> pdb_search::Tick for Ticker<'_, O> {
+    fn bound(&mut self, bound: u32, expanded: u64) -> bool {
+        self.observer.bound(&search::Bound::new(bound, expanded)) == Flow::Continue
+    }
+
+    fn progress(&mut self, expanded: u64, generated: u64) -> bool {
+        let event = search::Progress::new(expanded, generated, 0, self.started);
+        self.observer.progress(&event) == Flow::Continue
+    }
+}
+
+/// The answer when the observer stops a search before it starts.
+fn cancelled(board: &Board, goal: &Board) -> Solution {
+    let mut s =
+        Solution::without_moves(Status::Limit, Algorithm::IdaStar, Some(HeuristicKind::Pdb));
+    s.reason = Some(Reason::Limit(Limit::Cancelled));
+    if !Parity::of(board, goal).solvable() {
+        s.status = Status::Unsolvable;
+        s.reason = Some(Reason::Unsolvable(Parity::of(board, goal)));
+    }
+    s
 }
 
 /// After the optimal attempt over the database ran out of its `budget`: weighted A* (then
