@@ -254,6 +254,27 @@ fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
             size.cells()
         );
     }
+    // Group sizes (or no partition) are built in the goal's frame: the goal turned so that
+    // its blank's cell is the first of its symmetry class and renamed, so that one file
+    // serves every goal of that class (blank-last and blank-first share the 4x4's 7-8).
+    // Explicit tile groups name the goal's own tiles: built for the goal itself.
+    let by_sizes = args
+        .partition
+        .as_deref()
+        .is_none_or(|p| p.trim().chars().all(|c| c.is_ascii_digit() || c == '-'));
+    let asked = goal.clone();
+    let goal = if by_sizes {
+        npuzzle_solver::heuristic::frame::Frame::new(&goal).goal().clone()
+    } else {
+        goal
+    };
+    if goal != asked {
+        crate::stdio::complain(format_args!(
+            "note: built for {} (goal {goal}), which serves {} through the board's symmetry",
+            goal_name(&goal),
+            goal_name(&asked)
+        ));
+    }
     let partition = match &args.partition {
         Some(text) => Partition::parse(text, &goal).context("--partition")?,
         None => Partition::full(&goal)?,

@@ -599,15 +599,18 @@ fn pdb_build_list_verify_and_a_damaged_file() {
     assert!(empty.stdout.contains("no pattern databases"), "{}", empty.stdout);
     let built = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
     assert_eq!(built.code, 0, "{}", built.stderr);
+    // Built in the goal's frame: blank-last's half-turn is blank-first, which serves both.
+    assert!(built.stderr.contains("npuzzle: built the 4-4 pattern database"), "{}", built.stderr);
     assert!(
-        built.stderr.starts_with("npuzzle: built the 4-4 pattern database"),
+        built.stderr.contains("serves blank-last through the board's symmetry"),
         "{}",
         built.stderr
     );
     let again = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
     assert!(again.stdout.contains("already built and sound"), "{}", again.stdout);
     let list = npuzzle_in(&dir, &["pdb", "list"]);
-    assert!(list.stdout.contains("3x3-blank-last-4-4-"), "{}", list.stdout);
+    assert!(list.stdout.contains("3x3-blank-first-4-4-"), "{}", list.stdout);
+    assert!(list.stdout.contains(" MB of 1073.7 MB"), "{}", list.stdout);
     assert!(list.stdout.contains("partition 1,2,3,4/5,6,7,8"), "{}", list.stdout);
     assert_eq!(npuzzle_in(&dir, &["pdb", "verify"]).code, 0);
     // Damage the file: verify says so and exits 1; the next solve rebuilds it with a warning.
@@ -631,6 +634,13 @@ fn pdb_build_list_verify_and_a_damaged_file() {
         let run = npuzzle_in(&dir, bad);
         run.assert_fails(2, "npuzzle: ");
     }
+    // The blank-last solve uses the blank-first file: nothing new is built.
+    let solved = npuzzle_in(&dir, &["solve", "--heuristic", "pdb", "8 6 7/2 5 4/3 0 1"]);
+    assert!(solved.stdout.contains("31 moves (optimal)"), "{}", solved.stdout);
+    assert!(!solved.stderr.contains("built"), "{}", solved.stderr);
+    let clean = npuzzle_in(&dir, &["pdb", "clean"]);
+    assert!(clean.stdout.starts_with("removed 1 file(s)"), "{}", clean.stdout);
+    assert!(npuzzle_in(&dir, &["pdb", "list"]).stdout.contains("no pattern databases"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
