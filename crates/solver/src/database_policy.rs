@@ -85,6 +85,19 @@ fn asked(heuristic: Heuristic) -> Option<HeuristicKind> {
     }
 }
 
+/// [`label_check`] for the watched and sampled searches, whose engines run linear conflict
+/// where walking distance or a database is asked for: the note says so.
+pub(crate) fn watched_label_check(solution: &mut Solution, options: &Options) {
+    if let (Some(asked), Some(ran)) = (asked(options.heuristic), solution.heuristic)
+        && asked != ran
+        && matches!(asked, HeuristicKind::WalkingDistance | HeuristicKind::Pdb)
+        && solution.status != Status::Unsolvable
+    {
+        solution.notes.insert(0, Note::NotWatchable { asked, ran });
+    }
+    label_check(solution, options);
+}
+
 /// Honest labels: when the answer's heuristic is not the one the request named, a note says
 /// what ran instead and why (unless one already does).
 fn label_check(solution: &mut Solution, options: &Options) {
@@ -92,10 +105,9 @@ fn label_check(solution: &mut Solution, options: &Options) {
     if solution.status == Status::Unsolvable || solution.heuristic == Some(asked) {
         return;
     }
-    let explained = solution
-        .notes
-        .iter()
-        .any(|n| matches!(n, Note::NoDatabase | Note::HeuristicNotUsed { .. }));
+    let explained = solution.notes.iter().any(|n| {
+        matches!(n, Note::NoDatabase | Note::HeuristicNotUsed { .. } | Note::NotWatchable { .. })
+    });
     if !explained {
         solution.notes.insert(
             0,

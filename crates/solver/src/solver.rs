@@ -240,7 +240,10 @@ impl Solver {
         options: &Options,
         sampler: S,
     ) -> Result<Solution, SolveError> {
-        self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })
+        let mut s =
+            self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })?;
+        crate::database_policy::watched_label_check(&mut s, options);
+        Ok(s)
     }
 
     fn solve_planned<S: Sampler>(
@@ -373,7 +376,9 @@ impl Solver {
         // observer sees the boards as given.
         let tables = Arc::default();
         let task = Task { tables: &tables, board, goal, limits: &options.limits, clock };
-        Ok(task.watched(algorithm, heuristic, weight, observer))
+        let mut s = task.watched(algorithm, heuristic, weight, observer);
+        crate::database_policy::watched_label_check(&mut s, &options);
+        Ok(s)
     }
 }
 
