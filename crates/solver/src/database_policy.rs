@@ -146,6 +146,9 @@ fn solve_routed<O: Observer<Board, u32>>(
     Ok(s)
 }
 
+/// The largest board `auto` takes a database from the store for.
+const AUTO_DB_CELLS: usize = 16;
+
 /// Moves within which `auto` answers a board at once without a database: a quick IDA* with
 /// linear conflict gets this many expansions before a database is built for the board.
 const QUICK_NODES: u64 = 20_000;
@@ -161,6 +164,12 @@ fn database(solver: &Solver, board: &Board, goal: &Board, options: &Options) -> 
     };
     if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d)) {
         return Some(db.clone());
+    }
+    // `auto` takes a database from the store on boards up to 4x4 only: beyond, a table of
+    // the small partition is too weak to answer in time (the 24-puzzle's optimal search has
+    // tables of its own).
+    if options.heuristic == Heuristic::Auto && goal.tiles().len() > AUTO_DB_CELLS {
+        return None;
     }
     let store = solver.store()?;
     if let Some(db) = store.find(goal).filter(serves) {
