@@ -15,7 +15,7 @@ pub const HINT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const MEMORY: usize = 512 << 20;
 
 /// The advice for one position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hint {
     /// The move to make.
     pub step: Move,
@@ -25,6 +25,21 @@ pub struct Hint {
     pub distance: usize,
     /// Whether `distance` is proven minimal (then `step` starts an optimal solution).
     pub optimal: bool,
+    /// The whole solution that `step` starts (`distance` moves).
+    pub solution: Vec<Move>,
+    /// The other legal moves, with what is known of the distance after each.
+    pub neighbours: Vec<Neighbour>,
+}
+
+/// A legal move from the hinted position and the distance after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Neighbour {
+    /// The move.
+    pub step: Move,
+    /// The distance to the goal after it: exact when `exact`, otherwise a lower bound.
+    pub distance: usize,
+    /// Whether `distance` is proven.
+    pub exact: bool,
 }
 
 /// The hint for `board` towards `goal`: `Ok(None)` when the board is already solved, an
@@ -55,6 +70,15 @@ pub fn hint(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Opti
             tile: board.tile_for_move(step).unwrap_or(0),
             distance: usize::try_from(distance).unwrap_or(usize::MAX),
             optimal: answer.exact,
+            solution: answer.solution.moves.as_slice().to_vec(),
+            neighbours: answer
+                .moves
+                .iter()
+                .filter_map(|m| {
+                    let distance = usize::try_from(m.distance?).ok()?;
+                    Some(Neighbour { step: m.direction, distance, exact: m.exact })
+                })
+                .collect(),
         })),
         (_, _, Status::Solved) => Ok(None),
         (_, _, Status::Unsolvable) => Err("this board cannot reach the goal".to_string()),
@@ -75,6 +99,8 @@ mod tests {
         assert_eq!(h.distance, 31);
         assert!(h.optimal);
         assert_eq!(board.tile_for_move(h.step), Some(h.tile));
+        assert_eq!((h.solution.len(), h.solution[0]), (31, h.step));
+        assert!(h.neighbours.iter().all(|n| n.exact && n.distance.abs_diff(31) == 1));
         let next = board.moved(h.step).unwrap();
         let after = hint(&next, &goal, Arc::default()).unwrap().unwrap();
         assert_eq!(after.distance, 30);

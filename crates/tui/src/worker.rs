@@ -14,7 +14,7 @@ use std::thread;
 use std::time::Duration;
 
 use npuzzle_core::Board;
-use npuzzle_solver::{Algorithm, Limits, Options, Solution, Status, solve};
+use npuzzle_solver::{Algorithm, Limits, Options, Solution, Solver, Status};
 
 use crate::hint::{self, Hint};
 
@@ -159,7 +159,7 @@ fn solution(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Solu
         },
         ..Options::default()
     };
-    let solution = solve(board, goal, &options).map_err(|e| e.to_string())?;
+    let solution = Solver::shared().solve(board, goal, &options).map_err(|e| e.to_string())?;
     match solution.status {
         Status::Solved => Ok(solution),
         Status::Unsolvable => Err("this board cannot reach the goal".to_string()),
