@@ -34,6 +34,8 @@ use crate::worker::{Answer, Done, Task, Worker};
 pub(crate) const FRAME_AT_SPEED: Duration = Duration::from_millis(33);
 /// The time between two frames of a sliding tile (60 frames a second).
 pub(crate) const SLIDE_FRAME: Duration = Duration::from_millis(16);
+/// How long a note stands in for a playback's progress on narrow screens.
+pub const FRESH_NOTE: Duration = Duration::from_secs(3);
 /// Boards up to this many cells get their exact distance computed after every move: the
 /// solver answers them from a table in microseconds.
 const AUTO_DISTANCE_CELLS: usize = 9;
@@ -148,7 +150,8 @@ pub struct App {
     theme: Theme,
     now: Instant,
     area: Rect,
-    note: Option<(String, Tone)>,
+    /// The note, its tone and when it was said.
+    note: Option<(String, Tone, Instant)>,
     advice: Advice,
     show_hint: bool,
     distances: Distances,
@@ -248,7 +251,14 @@ impl App {
 
     /// The note under the panel, if any.
     pub fn note(&self) -> Option<(&str, Tone)> {
-        self.note.as_ref().map(|(text, tone)| (text.as_str(), *tone))
+        self.note.as_ref().map(|(text, tone, _)| (text.as_str(), *tone))
+    }
+
+    /// The note, if it was said in the last [`FRESH_NOTE`]: on narrow screens a playback's
+    /// progress gives way to it that long.
+    pub fn fresh_note(&self) -> Option<(&str, Tone)> {
+        let (text, tone, said) = self.note.as_ref()?;
+        (self.now.saturating_duration_since(*said) < FRESH_NOTE).then_some((text.as_str(), *tone))
     }
 
     /// Whether the arrows move the blank (true) or the tiles (false).
@@ -486,6 +496,8 @@ impl App {
                 self.handle_event(&event::read()?);
                 // Take in everything queued (a held key, a paste) before drawing again.
                 while self.mode != Mode::Quit && event::poll(Duration::ZERO)? {
+                    // Each move at its own time: the replay of a solve keeps its rhythm.
+                    self.now = Instant::now();
                     self.handle_event(&event::read()?);
                 }
             }
@@ -693,10 +705,13 @@ impl App {
         }
         self.advice = Advice::Unknown;
         self.show_hint = false;
-        self.note = None;
+        let replaying = matches!(self.mode, Mode::Replay(_));
+        // A note about the playback (a refused key, a speed) outlives its moves.
+        if !replaying {
+            self.note = None;
+        }
         self.slide = None;
         let board = self.game.board();
-        let replaying = matches!(self.mode, Mode::Replay(_));
         let known = self.distances.get(board).exact().is_some();
         if board.tiles().len() <= AUTO_DISTANCE_CELLS && !replaying && !known {
             self.advice = Advice::Pending(self.worker.start(Task::Hint, board, self.game.goal()));
@@ -1017,7 +1032,7 @@ impl App {
     }
 
     fn say(&mut self, text: &str, tone: Tone) {
-        self.note = Some((text.to_string(), tone));
+        self.note = Some((text.to_string(), tone, self.now));
     }
 }
 

@@ -40,7 +40,8 @@ const KEY_COLUMN: usize = 12;
 /// Where the list goes on a screen of size `area`, and its lines for that width.
 fn layout(area: Rect) -> (Rect, Vec<(String, String)>) {
     let width = MAX_WIDTH.min(area.width);
-    let text_width = usize::from(width.saturating_sub(2)).saturating_sub(KEY_COLUMN);
+    // Inside the border, after the key column, and a space before the border.
+    let text_width = usize::from(width.saturating_sub(3)).saturating_sub(KEY_COLUMN);
     let mut lines = Vec::new();
     for (key, what) in KEYS {
         for (i, part) in wrap(what, text_width.max(8)).into_iter().enumerate() {

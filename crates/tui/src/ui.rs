@@ -78,6 +78,19 @@ impl Parts {
         (0..self.0.len()).filter(|&i| keep[i]).collect()
     }
 
+    /// Whether the parts `a` show more of what matters than the parts `b`: more of the
+    /// most needed, then of the next...
+    fn better(&self, a: &[usize], b: &[usize]) -> bool {
+        let counts = |kept: &[usize]| {
+            let mut counts = [0usize; 4];
+            for &i in kept {
+                counts[usize::from(self.0[i].1.min(3))] += 1;
+            }
+            counts
+        };
+        counts(a) > counts(b)
+    }
+
     /// The parts that fit, joined by `sep`.
     fn join(&self, sep: &str, room: usize) -> String {
         let kept: Vec<&str> =
@@ -177,6 +190,7 @@ impl App {
         let mut lines: Vec<(u8, Line<'static>)> = vec![
             (0, row("Moves", game.moves().to_string())),
             (0, row("Time", clock(game.elapsed(self.now())))),
+            (3, row("TPS", live_tps(game, self.now()))),
             (0, row("To goal", self.distance().to_string())),
             (3, row("Goal", short_goal(game.goal()))),
             (4, Line::default()),
@@ -234,6 +248,8 @@ impl App {
                         Assist::Solver => "with the solver",
                     };
                     lines.push((0, "★ Solved!".to_string(), theme.good));
+                    let took = format!("{} in {}", plural(card.moves, "move"), clock(card.time));
+                    lines.push((1, took, theme.value));
                     lines.push((2, how.to_string(), theme.dim));
                     if card.assist != Assist::Solver {
                         lines.push((0, format!("{} TPS", card.tps_text()), theme.value));
@@ -279,7 +295,8 @@ impl App {
     fn render_status(&self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme();
         let w = usize::from(area.width.saturating_sub(1));
-        if let Mode::Replay(r) = self.mode() {
+        let note = self.fresh_note();
+        if let (Mode::Replay(r), None) = (self.mode(), note) {
             let text = transport_text(r);
             let bar_w = w.saturating_sub(width(&text) + 2);
             let mut spans = vec![Span::raw(" "), Span::styled(text, theme.label)];
@@ -296,8 +313,9 @@ impl App {
         } else if let Mode::Solving { since, .. } = self.mode() {
             let secs = self.now().saturating_duration_since(*since).as_secs_f64();
             (format!("solving… {secs:.1} s, Esc cancels"), theme.value)
-        } else if let Some(card) = self.card() {
-            (card.verdict().to_string(), theme.good)
+        } else if self.card().is_some() {
+            // The card says it all, over the board.
+            (String::new(), theme.dim)
         } else if self.hint_pending() {
             ("hint: thinking…".to_string(), theme.label)
         } else {
@@ -310,7 +328,8 @@ impl App {
             }
         };
         // The distance keeps its place on the right; the text gets what is left.
-        let right = if self.card().is_some() { String::new() } else { distance };
+        let right =
+            if self.card().is_some() || self.replay().is_some() { String::new() } else { distance };
         let room = w.saturating_sub(width(&right) + 2);
         let text = fit(&text, if right.is_empty() { w } else { room });
         let pad = w.saturating_sub(width(&text) + width(&right));
@@ -367,7 +386,7 @@ impl App {
         let room = usize::from(area.width).saturating_sub(1);
         let (mut shown, mut sep) = (parts.fit("  ", room), "  ");
         let tight = parts.fit(" ", room);
-        if tight.len() > shown.len() {
+        if parts.better(&tight, &shown) {
             (shown, sep) = (tight, " ");
         }
         let mut spans = vec![Span::raw(" ")];
@@ -381,6 +400,12 @@ impl App {
         }
         Line::from(spans).render(area, buf);
     }
+}
+
+/// Tiles per second so far, `–` before the clock has run a tenth of a second.
+fn live_tps(game: &crate::game::Game, now: std::time::Instant) -> String {
+    let secs = game.elapsed(now).as_secs_f64();
+    if secs < 0.1 { "–".to_string() } else { format!("{:.2}", game.moves() as f64 / secs) }
 }
 
 /// Lines that fit in `height`, dropping the least needed first (the last of them first),
@@ -712,9 +737,9 @@ mod tests {
                 "╭───────────────── 8-puzzle · 3x3 ─────────────────╮╭ Game ────────────────────╮",
                 "│                                                  ││ Moves                  0 │",
                 "│      ┌─────────┐  ┌─────────┐  ┌─────────┐       ││ Time              0:00.0 │",
-                "│      │   █▀█   │  │   █▀▀   │  │   ▀▀█   │       ││ To goal             ≥ 23 │",
-                "│      │   █▀█   │  │   █▀█   │  │     █   │       ││ Goal          blank-last │",
-                "│      │   ▀▀▀   │  │   ▀▀▀   │  │     ▀   │       ││                          │",
+                "│      │   █▀█   │  │   █▀▀   │  │   ▀▀█   │       ││ TPS                    – │",
+                "│      │   █▀█   │  │   █▀█   │  │     █   │       ││ To goal             ≥ 23 │",
+                "│      │   ▀▀▀   │  │   ▀▀▀   │  │     ▀   │       ││ Goal          blank-last │",
                 "│      └─────────┘  └─────────┘  └─────────┘       ││                          │",
                 "│                                                  ││                          │",
                 "│      ┌─────────┐  ┏━━━━━━━━━┓  ┌─────────┐       ││                          │",
@@ -925,7 +950,7 @@ mod tests {
                 "│   ╰──────────────────────────────╯   │",
             ]
         );
-        assert_eq!(screen[10], " optimal!                               ");
+        assert_eq!(screen[10].trim(), "", "the card says it all");
         assert_eq!(screen[11], " m your replay  o optimal  n new  ? keys");
     }
 
