@@ -884,7 +884,8 @@ impl App {
                 };
             }
             Answer::Solve(answer) => {
-                if let Ok(solution) = &answer {
+                let same_goal = done.board.size() == self.game.goal().size();
+                if let (Ok(solution), true) = (&answer, same_goal) {
                     let moves = solution.moves.as_slice();
                     self.distances.solution(&done.board, moves, solution.optimal);
                     if done.board == *self.game.start() {
@@ -929,7 +930,9 @@ impl App {
     /// Everything a hint proves: the position's distance, the whole solution's, and the
     /// neighbours'.
     fn learn_hint(&mut self, board: &Board, hint: &Hint) {
-        if *self.distances.goal() != *self.game.goal() {
+        // An answer about a board of another size came from before a size change: its goal
+        // is not this one. (Within a size the goal is always the same.)
+        if board.size() != self.game.goal().size() {
             return;
         }
         self.distances.solution(board, &hint.solution, hint.optimal);

@@ -848,18 +848,56 @@ mod tests {
 
     #[test]
     fn every_terminal_size_draws_without_panicking() {
-        let boards = ["1 2/3 0", "8 6 7/2 5 4/3 0 1", "1 2 3 4 5/6 7 8 9 10/11 12 13 14 0"];
-        for board in boards {
-            for help in [false, true] {
-                let mut app = app(board, true);
-                if help {
-                    app.handle_key(crossterm::event::KeyEvent::from(
-                        crossterm::event::KeyCode::Char('?'),
-                    ));
+        // Every state that draws something of its own: playing with a hint, the list of keys
+        // scrolled, solving, a playback (paused, with a note), the result card, a replay.
+        let boards = ["1 0/3 2", "8 6 7/2 5 4/3 0 1", "1 2 3 4 5/6 7 8 9 10/11 12 13 0 14"];
+        let press = |app: &mut App, keys: &str| {
+            for c in keys.chars() {
+                app.handle_key(KeyEvent::from(KeyCode::Char(c)));
+            }
+        };
+        let settle = |app: &mut App, done: &dyn Fn(&App) -> bool| {
+            for _ in 0..600 {
+                if done(app) {
+                    return;
                 }
+                app.settle(std::time::Duration::from_millis(100));
+            }
+            panic!("the worker did not answer");
+        };
+        let playback = |board: &str| {
+            let mut a = app(board, true);
+            press(&mut a, "s");
+            settle(&mut a, &|a| matches!(a.mode(), Mode::Replay(_)));
+            a
+        };
+        let solved = |board: &str| {
+            let mut a = playback(board);
+            let left = a.replay().map_or(0, Replay::left);
+            press(&mut a, &".".repeat(left));
+            settle(&mut a, &|a| matches!(a.best(), crate::card::Best::Found { .. }));
+            assert!(a.card().is_some());
+            a
+        };
+        for board in boards {
+            let mut hint = app(board, true);
+            press(&mut hint, "h");
+            settle(&mut hint, &|a| a.hint().is_some());
+            let mut help = app(board, true);
+            press(&mut help, "?");
+            help.handle_key(KeyEvent::from(KeyCode::PageDown));
+            let mut solving = app(board, false);
+            press(&mut solving, "s");
+            let mut paused = playback(board);
+            press(&mut paused, " .+");
+            let card = solved(board);
+            let mut replay = solved(board);
+            press(&mut replay, "o .");
+            let states = [hint, help, solving, paused, card, replay];
+            for app in &states {
                 for width in 0..=90 {
                     for height in 0..=30 {
-                        let _ = render(&app, width, height);
+                        let _ = render(app, width, height);
                     }
                 }
             }
