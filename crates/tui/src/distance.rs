@@ -15,8 +15,9 @@ use npuzzle_core::{Board, Move};
 use npuzzle_solver::HeuristicKind;
 use npuzzle_solver::heuristic::GoalMap;
 
-/// Positions remembered before the memory starts again (a few megabytes at most).
-const MAX_KNOWN: usize = 1 << 16;
+/// Positions remembered before the memory starts again: at most 8 MiB of boards on a
+/// 16x16 game, far more positions than a game visits.
+const MAX_KNOWN: usize = 1 << 14;
 
 /// How far the goal is, as far as the game knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

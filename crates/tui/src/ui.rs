@@ -49,7 +49,7 @@ impl Widget for &App {
         if screen.status.height > 0 {
             self.render_status(screen.status, buf);
         }
-        self.render_footer(screen.footer, buf);
+        self.render_footer(screen.footer, area, buf);
         if let Mode::Help { scroll } = self.mode() {
             HelpView { theme, scroll: *scroll }.render(area, buf);
         }
@@ -190,7 +190,7 @@ impl App {
         let mut lines: Vec<(u8, Line<'static>)> = vec![
             (0, row("Moves", game.moves().to_string())),
             (0, row("Time", clock(game.elapsed(self.now())))),
-            (3, row("TPS", live_tps(game, self.now()))),
+            (3, row("TPS", live_tps(game, self.assist(), self.now()))),
             (0, row("To goal", self.distance().to_string())),
             (3, row("Goal", short_goal(game.goal()))),
             (4, Line::default()),
@@ -342,7 +342,8 @@ impl App {
         .render(area, buf);
     }
 
-    fn render_footer(&self, area: Rect, buf: &mut Buffer) {
+    /// The key line in `area`, for a screen of size `screen`.
+    fn render_footer(&self, area: Rect, screen: Rect, buf: &mut Buffer) {
         let theme = self.theme();
         let solved = self.card().is_some();
         // (key, what, how much it matters: 0 always shown).
@@ -376,9 +377,10 @@ impl App {
                 ("?", "keys", 2),
                 ("q", "quit", 3),
             ],
-            Mode::Help { .. } | Mode::Quit => {
+            Mode::Help { .. } | Mode::Quit if crate::help::max_scroll(screen) > 0 => {
                 vec![("↑↓", "scroll", 1), ("any key", "close", 0), ("q", "quit", 1)]
             }
+            Mode::Help { .. } | Mode::Quit => vec![("any key", "close", 0), ("q", "quit", 1)],
         };
         let parts = Parts(keys.iter().map(|(k, w, i)| (format!("{k} {w}"), *i)).collect());
         // Two spaces between keys and one before them; one between them when that shows
@@ -402,10 +404,15 @@ impl App {
     }
 }
 
-/// Tiles per second so far, `–` before the clock has run a tenth of a second.
-fn live_tps(game: &crate::game::Game, now: std::time::Instant) -> String {
+/// The player's tiles per second so far: `–` before the clock has run a tenth of a second,
+/// and once the solver has played (its speed is not the player's).
+fn live_tps(game: &crate::game::Game, assist: Assist, now: std::time::Instant) -> String {
     let secs = game.elapsed(now).as_secs_f64();
-    if secs < 0.1 { "–".to_string() } else { format!("{:.2}", game.moves() as f64 / secs) }
+    if secs < 0.1 || assist == Assist::Solver {
+        "–".to_string()
+    } else {
+        format!("{:.2}", game.moves() as f64 / secs)
+    }
 }
 
 /// Lines that fit in `height`, dropping the least needed first (the last of them first),
