@@ -35,7 +35,7 @@ pub(crate) const FRAME_AT_SPEED: Duration = Duration::from_millis(33);
 /// The time between two frames of a sliding tile (60 frames a second).
 pub(crate) const SLIDE_FRAME: Duration = Duration::from_millis(16);
 /// How long a note stands in for a playback's progress on narrow screens.
-pub const FRESH_NOTE: Duration = Duration::from_secs(3);
+const FRESH_NOTE: Duration = Duration::from_secs(3);
 /// Boards up to this many cells get their exact distance computed after every move: the
 /// solver answers them from a table in microseconds.
 const AUTO_DISTANCE_CELLS: usize = 9;
@@ -254,7 +254,7 @@ impl App {
         self.note.as_ref().map(|(text, tone, _)| (text.as_str(), *tone))
     }
 
-    /// The note, if it was said in the last [`FRESH_NOTE`]: on narrow screens a playback's
+    /// The note, if it was said in the last three seconds: on narrow screens a playback's
     /// progress gives way to it that long.
     pub fn fresh_note(&self) -> Option<(&str, Tone)> {
         let (text, tone, said) = self.note.as_ref()?;

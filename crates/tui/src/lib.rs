@@ -43,6 +43,8 @@
 //! let mut app = App::new(config, Instant::now())?;
 //! app.handle_key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE)); // the 8 slides left
 //! assert!(app.game().is_solved());
+//! // The result card: one move, as few as the optimum's (known once the solver answers).
+//! assert_eq!(app.card().map(|card| card.moves), Some(1));
 //! let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
 //! (&app).render(buf.area, &mut buf);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -260,8 +260,9 @@ impl Replay {
         }
     }
 
-    /// The steady speed's index into [`SPEEDS`] (`None` for a recorded playback), so the
-    /// game can remember the player's choice for the next one.
+    /// The steady speed's index in the table of speeds (1 to 1,000 moves a second; `None`
+    /// for a recorded playback), so the game can remember the player's choice for the next
+    /// one.
     pub fn steady_speed(&self) -> Option<usize> {
         match self.pace {
             Pace::Steady(i) => Some(i),
