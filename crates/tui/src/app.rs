@@ -14,6 +14,7 @@ use crossterm::event::{
     self, Event, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
 use npuzzle_core::{Board, Goal, GoalError, Move, Scrambler, Size};
+use npuzzle_solver::Solver;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::layout::Rect;
@@ -53,6 +54,9 @@ pub struct Config {
     pub seed: u64,
     /// Whether to use colours (false for the monochrome look).
     pub color: bool,
+    /// The solver that answers hints and solves: `Solver::shared()` (a clone) for its own
+    /// tables, or one that holds pattern databases (`npuzzle play` gives it the cache's).
+    pub solver: Solver,
 }
 
 /// Why a game cannot start.
@@ -197,7 +201,7 @@ impl App {
             note: None,
             advice: Advice::Unknown,
             show_hint: false,
-            worker: Worker::default(),
+            worker: Worker::new(config.solver),
             speed: DEFAULT_SPEED,
             assist: Assist::None,
             best: Best::Unknown,
@@ -1093,7 +1097,14 @@ mod tests {
 
     fn app_with(board: &str, goal: Goal) -> App {
         let board: Board = board.parse().unwrap();
-        let config = Config { size: board.size(), goal, board: Some(board), seed: 7, color: true };
+        let config = Config {
+            size: board.size(),
+            goal,
+            board: Some(board),
+            seed: 7,
+            color: true,
+            solver: Solver::shared().clone(),
+        };
         App::new(config, Instant::now()).unwrap()
     }
 
@@ -1356,6 +1367,7 @@ mod tests {
             board: None,
             seed: 3,
             color: true,
+            solver: Solver::shared().clone(),
         };
         let mut a = App::new(config, Instant::now()).unwrap();
         let start = a.now();
@@ -1437,6 +1449,7 @@ mod tests {
             board: Some(board),
             seed: 1,
             color: true,
+            solver: Solver::shared().clone(),
         };
         let err = App::new(config, Instant::now()).unwrap_err();
         assert!(matches!(err, StartError::Unsolvable(_)));
@@ -1589,6 +1602,7 @@ mod tests {
             board: None,
             seed: 9,
             color: true,
+            solver: Solver::shared().clone(),
         };
         let mut a = App::new(config, Instant::now()).unwrap();
         let t0 = a.now();

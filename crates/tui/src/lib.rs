@@ -30,6 +30,7 @@
 //! use std::time::Instant;
 //! use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 //! use npuzzle_core::Goal;
+//! use npuzzle_solver::Solver;
 //! use npuzzle_tui::{App, Config};
 //! use ratatui::{buffer::Buffer, layout::Rect, widgets::Widget};
 //!
@@ -39,6 +40,7 @@
 //!     board: Some("1 2 3/4 5 6/7 0 8".parse()?),
 //!     seed: 1,
 //!     color: false,
+//!     solver: Solver::shared().clone(),
 //! };
 //! let mut app = App::new(config, Instant::now())?;
 //! app.handle_key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE)); // the 8 slides left

@@ -715,6 +715,7 @@ mod tests {
             board: Some(board),
             seed: 1,
             color,
+            solver: npuzzle_solver::Solver::shared().clone(),
         };
         App::new(config, Instant::now()).unwrap()
     }
