@@ -59,18 +59,25 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         bail!("npuzzle play needs a terminal (stdin and stdout are not both one)");
     }
-    let config = Config { solver: solver(), ..config };
+    let config = Config { solver: solver(!args.no_build), ..config };
     npuzzle_tui::play(config).context("terminal")?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The game's solver: it holds the pattern databases of the cache (loaded now, before the
 /// terminal is taken, so 4x4 hints and solves are exact and fast when the 7-8 table is
-/// there). It builds nothing while the game runs and says nothing: a message on stderr would
-/// scribble over the game's screen.
-fn solver() -> Solver {
+/// there). When `build`, the 7-8 table is built in the background at the lowest priority if
+/// the cache lacks it (the game answers with what it has meanwhile); no request builds. It says
+/// nothing: a message on stderr would scribble over the game's screen.
+fn solver(build: bool) -> Solver {
     let store = Arc::new(Store::new(Some(crate::pdb_cmd::cache())));
     store.load_cached();
+    if build
+        && let Ok(size) = npuzzle_core::Size::square(4)
+        && let Ok(goal) = npuzzle_core::Goal::BlankFirst.board(size)
+    {
+        let _ = store.build_in_background(&goal, None);
+    }
     Solver::new().with_store(store)
 }
 

@@ -156,7 +156,7 @@ fn panel_value(screen: &str, label: &str) -> Option<String> {
 
 #[test]
 fn play_in_a_terminal_keys_mouse_hint_solve_resize_and_quit() {
-    let script = "env -u NO_COLOR \"$0\" play --seed 1 '1 2 3/4 5 6/0 7 8'";
+    let script = "env -u NO_COLOR \"$0\" play --no-build --seed 1 '1 2 3/4 5 6/0 7 8'";
     let tmux = Tmux::start("keys", 80, 24, script);
     let screen = tmux.wait_text("8-puzzle");
     assert_eq!(tmux.format("#{alternate_on} #{mouse_any_flag}"), "1 1", "{screen}");
@@ -215,7 +215,7 @@ fn play_in_a_terminal_keys_mouse_hint_solve_resize_and_quit() {
 
 #[test]
 fn no_color_is_monochrome_and_ctrl_c_restores_the_terminal() {
-    let tmux = Tmux::start("mono", 80, 24, "NO_COLOR=1 \"$0\" play --size 4x4 --seed 5");
+    let tmux = Tmux::start("mono", 80, 24, "NO_COLOR=1 \"$0\" play --no-build --size 4x4 --seed 5");
     tmux.wait_text("15-puzzle");
     // Bold and reverse video, but no colour: no SGR parameter 30-38, 40-48, 90-97 or
     // 100-107 (39 and 49 are the terminal's own defaults).
@@ -239,7 +239,7 @@ fn no_color_is_monochrome_and_ctrl_c_restores_the_terminal() {
 #[test]
 fn sigterm_during_a_playback_restores_the_terminal() {
     // A 5x5 board: the solver answers at once with a long solution to play back.
-    let tmux = Tmux::start("term", 100, 30, "\"$0\" play --size 5x5 --seed 2");
+    let tmux = Tmux::start("term", 100, 30, "\"$0\" play --no-build --size 5x5 --seed 2");
     tmux.wait_text("24-puzzle");
     tmux.keys(&["s"]);
     tmux.wait_text("Solution:");
@@ -278,7 +278,7 @@ fn the_game_ends_when_its_terminal_goes_away() {
     // A terminal closed under the game (an ssh drop, a closed window): the game must not
     // stay behind spinning. Killing the tmux server closes the pseudo-terminal; the game,
     // busy with a playback, must exit by itself.
-    let tmux = Tmux::start("hangup", 100, 30, "\"$0\" play --size 5x5 --seed 3");
+    let tmux = Tmux::start("hangup", 100, 30, "\"$0\" play --no-build --size 5x5 --seed 3");
     tmux.wait_text("24-puzzle");
     tmux.keys(&["s"]);
     tmux.wait_text("Solution:");
@@ -305,7 +305,7 @@ fn lines(screen: &str) -> Vec<&str> {
 fn at_40x12_the_card_the_transport_and_the_replays_fit() {
     // The regressions: at 40x12 the title collided, the key line, the hint and the list of
     // keys were cut; and + meant the speed during a playback but the size after it.
-    let tmux = Tmux::start("small", 40, 12, "\"$0\" play --seed 1 '1 2 3/4 5 6/0 7 8'");
+    let tmux = Tmux::start("small", 40, 12, "\"$0\" play --no-build --seed 1 '1 2 3/4 5 6/0 7 8'");
     let screen = tmux.wait_for("the exact distance", |s| s.contains("to goal 2"));
     let l = lines(&screen);
     assert_eq!(l[0], " npuzzle               0 moves · 0:00.0", "{screen}");
