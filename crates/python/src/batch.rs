@@ -2,9 +2,8 @@
 //! answers out as numpy arrays, the work spread over every core (rayon), with the GIL
 //! released and Ctrl-C watched.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 use npuzzle_core::{Board, Scrambler, Size};
 use npuzzle_solver::heuristic::walking_distance::WalkingDistance;
@@ -24,25 +23,6 @@ use crate::{databases, engine, interrupt, solution};
 const MAX_CELLS_PER_CALL: u64 = 1 << 32;
 /// The most moves `scramble(walk=...)` makes in one call, as on the command line.
 const MAX_WALK_STEPS: u64 = 1_000_000_000;
-
-/// The rayon pools, by thread count (building one costs more than a small batch).
-static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
-
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    let pools = pools.get_or_insert_with(HashMap::new);
-    if let Some(p) = pools.get(&threads) {
-        return Ok(Arc::clone(p));
-    }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("npuzzle-{i}"))
-        .build()
-        .map_err(|e| Error::Internal(format!("could not start {threads} threads: {e}")))?;
-    let p = Arc::new(p);
-    pools.insert(threads, Arc::clone(&p));
-    Ok(p)
-}
 
 /// `f(i)` for every `i < count` on `threads` threads, in order; items left when `cancel`
 /// rises are `None`. `min_len` items at least go to a thread at a time (many for cheap
@@ -64,7 +44,7 @@ fn par_map<T: Send>(
     if threads <= 1 || count <= 1 {
         return Ok((0..count).map(|i| (!cancel.load(Ordering::Relaxed)).then(|| f(i))).collect());
     }
-    Ok(pool(threads)?.install(run))
+    Ok(interrupt::pool(threads)?.install(run))
 }
 
 /// The first error of a batch's results (by index), or the values.

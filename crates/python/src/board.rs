@@ -3,7 +3,7 @@
 use npuzzle_core::{Board, Move};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyType;
+use pyo3::types::{PyTuple, PyType};
 
 use crate::convert;
 
@@ -85,8 +85,8 @@ impl PyBoard {
 
     /// The tiles in row-major order, as a tuple.
     #[getter]
-    fn tiles(&self) -> Vec<u16> {
-        self.board.tiles().to_vec()
+    fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.board.tiles())
     }
 
     /// The blank's cell as ``(x, y)``: column and row, from 0.
@@ -192,8 +192,9 @@ impl PyBoard {
         self.board.tiles().len()
     }
 
-    fn __getnewargs__(&self) -> (String,) {
-        (self.board.to_string(),)
+    /// Pickling (every protocol): the class and the board's text.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
+        (slf.get_type(), (slf.get().board.to_string(),))
     }
 }
 

@@ -324,42 +324,25 @@ impl Tile for u16 {
 /// `InvalidBoardError` for an array of another shape or type, or a board that cannot be read.
 pub(crate) fn batch<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Batch<'py>> {
     let py = obj.py();
+    let np = py.import("numpy")?;
     if let Some(items) = sequence(obj) {
-        let listed = items.first().is_none_or(|first| {
-            first.is_instance_of::<PyString>() || first.cast::<PyBoard>().is_ok()
+        // A list of arrays (or of rows) of one shape is read as one array; anything else
+        // (strings, Boards, a mix) board by board.
+        let plain = items.first().is_some_and(|first| {
+            !first.is_instance_of::<PyString>() && first.cast::<PyBoard>().is_err()
         });
-        if listed {
-            if items.is_empty() {
-                return Err(Error::Board(
-                    "no boards given (for none, give an array of shape (0, height, width))"
-                        .to_string(),
-                )
-                .into());
-            }
-            let mut cells = Vec::new();
-            let mut size = None;
-            for (i, item) in items.iter().enumerate() {
-                let b = board(item).map_err(|e| {
-                    PyErr::from(Error::Board(format!("boards[{i}]: {}", e.value(py))))
-                })?;
-                match size {
-                    None => size = Some(b.size()),
-                    Some(s) if s != b.size() => {
-                        return Err(Error::Board(format!(
-                            "boards[{i}] is {} but boards[0] is {s}: a batch holds boards of one size",
-                            b.size()
-                        ))
-                        .into());
-                    }
-                    Some(_) => {}
-                }
-                cells.extend_from_slice(b.tiles());
-            }
-            let size = size.unwrap_or_else(|| Size::square(2).expect("2x2 is a size"));
-            return Ok(Batch { holder: Holder::Owned(cells), size, count: items.len() });
+        let stacked = if plain { np.call_method1("asarray", (obj,)).ok() } else { None };
+        let integer_3d = stacked.as_ref().is_some_and(|a| {
+            a.getattr("ndim").and_then(|n| n.extract::<usize>()).is_ok_and(|n| n == 3)
+                && a.getattr("dtype")
+                    .and_then(|d| d.getattr("kind"))
+                    .and_then(|k| k.extract::<String>())
+                    .is_ok_and(|k| k == "i" || k == "u")
+        });
+        if !integer_3d {
+            return listed(py, &items);
         }
     }
-    let np = py.import("numpy")?;
     let array = np.call_method1("ascontiguousarray", (obj,))?;
     let shape: Vec<usize> = array.getattr("shape")?.extract()?;
     let [count, height, width] = shape[..] else {
@@ -401,6 +384,38 @@ pub(crate) fn batch<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Batch<'py>> {
     let cast = array.call_method1("astype", (np.getattr("uint16")?,))?;
     let a = cast.extract::<PyReadonlyArray3<'py, u16>>()?;
     Ok(Batch { holder: Holder::U16(a), size, count })
+}
+
+/// A batch from a list of boards in any form, one by one.
+fn listed<'py>(py: Python<'py>, items: &[Bound<'py, PyAny>]) -> PyResult<Batch<'py>> {
+    if items.is_empty() {
+        return Err(Error::Board(
+            "no boards given (for none, give an array of shape (0, height, width))".to_string(),
+        )
+        .into());
+    }
+    let mut cells = Vec::new();
+    let mut size = None;
+    for (i, item) in items.iter().enumerate() {
+        let b = board(item)
+            .map_err(|e| PyErr::from(Error::Board(format!("boards[{i}]: {}", e.value(py)))))?;
+        match size {
+            None => size = Some(b.size()),
+            Some(s) if s != b.size() => {
+                return Err(Error::Board(format!(
+                    "boards[{i}] is {} but boards[0] is {s}: a batch holds boards of one size",
+                    b.size()
+                ))
+                .into());
+            }
+            Some(_) => {}
+        }
+        cells.extend_from_slice(b.tiles());
+    }
+    let Some(size) = size else {
+        return Err(Error::Board("no boards given".to_string()).into());
+    };
+    Ok(Batch { holder: Holder::Owned(cells), size, count: items.len() })
 }
 
 /// Checks that `tiles` is a permutation of `0..tiles.len()`, with the command line's
@@ -457,7 +472,7 @@ pub(crate) fn boards_array<'py>(
 /// `InvalidOptionError` for zero threads.
 pub(crate) fn threads(threads: Option<usize>) -> PyResult<usize> {
     match threads {
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+        None => Ok(crate::interrupt::default_threads()),
         Some(0) => Err(Error::Option("threads: must be at least 1".to_string()).into()),
         Some(n) => Ok(n.min(1024)),
     }
