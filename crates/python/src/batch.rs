@@ -504,7 +504,6 @@ impl Estimator {
 /// (array([2], dtype=int8), array([[-1,  2,  0,  2]], dtype=int32))
 #[pyfunction]
 #[pyo3(signature = (boards, goal = None, *, timeout = None, max_memory = None, threads = None))]
-#[expect(clippy::type_complexity, reason = "three arrays, as documented")]
 pub(crate) fn hints<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
@@ -584,7 +583,6 @@ pub(crate) fn solvable<'py>(
 /// ([2, 1, 0], [0, 0, 0])
 #[pyfunction]
 #[pyo3(signature = (boards, goal = None, *, timeout = None, max_memory = None, threads = None))]
-#[expect(clippy::type_complexity, reason = "three arrays, as documented")]
 pub(crate) fn optimal_paths<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
