@@ -5,16 +5,16 @@
 //! `8 6 7/2 5 4/3 0 1`, moves named by the tile's direction) and the answers carry the
 //! fields of the JSON record (`npuzzle solve --format json`).
 //!
-//! - [`engine`]: the only module that calls the solver (solve, hint, the exact tables), so
+//! - `engine`: the only module that calls the solver (solve, hint, the exact tables), so
 //!   that a change of the solver's entry point is an edit of one file;
-//! - [`databases`]: the pattern databases a solve uses, found in (or added to) the same cache
+//! - `databases`: the pattern databases a solve uses, found in (or added to) the same cache
 //!   as the command line's;
-//! - [`board`], [`solution`]: the `Board`, `Solution` and `Hint` classes;
-//! - [`batch`]: the calls over numpy arrays, on every core (`solve_many`, `distances`,
+//! - `board`, `solution`: the `Board`, `Solution` and `Hint` classes;
+//! - `batch`: the calls over numpy arrays, on every core (`solve_many`, `distances`,
 //!   `heuristic`, `hints`, `scramble`, `solvable`);
-//! - [`vector`]: many boards stepped in one call, for the vector environment of `npuzzle.gym`;
-//! - [`interrupt`]: long calls run with the GIL released and stop on Ctrl-C;
-//! - [`convert`] and [`errors`]: what crosses the boundary, and the typed exceptions.
+//! - `vector`: many boards stepped in one call, for the vector environment of `npuzzle.gym`;
+//! - `interrupt`: long calls run with the GIL released and stop on Ctrl-C;
+//! - `convert` and `errors`: what crosses the boundary, and the typed exceptions.
 //!
 //! Tests are pytest (`crates/python/tests`), run by `scripts/test`.
 

@@ -18,6 +18,9 @@ use crate::convert;
 use crate::engine;
 use crate::errors::Error;
 
+/// The longest walk a deal makes.
+const MAX_WALK: usize = 1_000_000;
+
 /// Many boards of one size and goal, stepped together (see the module docs of
 /// ``npuzzle.gym``). ``walk=k`` deals boards ``k`` random moves from the goal instead of
 /// uniformly random solvable ones.
@@ -81,10 +84,16 @@ impl Boards {
     ) -> PyResult<Boards> {
         let size = convert::size_of(size)?;
         let (goal, _) = convert::goal(goal, size)?;
-        if count == 0 || (count as u64).saturating_mul(size.cells() as u64) > 1 << 32 {
+        let most = crate::batch::MAX_CELLS_PER_CALL / size.cells() as u64;
+        if count == 0 || count as u64 > most {
             return Err(Error::Option(format!(
-                "count: {count} is not a number of boards (1 to {})",
-                (1u64 << 32) / size.cells() as u64
+                "count: {count} is not a number of boards (1 to {most})"
+            ))
+            .into());
+        }
+        if walk.is_some_and(|k| k > MAX_WALK) {
+            return Err(Error::Option(format!(
+                "walk: at most {MAX_WALK} moves (a longer walk is as random as a uniform board)"
             ))
             .into());
         }
