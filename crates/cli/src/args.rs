@@ -142,8 +142,12 @@ pub struct PdbArgs {
 pub enum PdbAction {
     /// Build a database (and save it in the cache); does nothing if a sound one is there.
     Build(PdbBuildArgs),
-    /// List the databases in the cache.
+    /// List the databases in the cache, least recently used first, with the space they take
+    /// and the cache's cap ($NPUZZLE_CACHE_MAX MiB, default 1024; past it, saving a database
+    /// removes the least recently used others).
     List,
+    /// Remove every database from the cache (they are rebuilt when next needed).
+    Clean,
     /// Check every database file in the cache (length, checksum, contents). Exit status 1
     /// when one is damaged.
     Verify,
@@ -367,6 +371,12 @@ pub struct ServeArgs {
     /// Longest one solve may run, in seconds [default: 10]; requests may ask for less.
     #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
     pub timeout: Option<Duration>,
+
+    /// Do not build the 4x4's 7-8 pattern database in the background when the cache lacks
+    /// it (the server then answers 4x4 hints and solves without it, or with the small table
+    /// if cached).
+    #[arg(long)]
+    pub no_build: bool,
 }
 
 /// Output formats of `check` and `hint`.

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use npuzzle_core::{Board, Goal, parse_instances};
-use npuzzle_solver::{Databases, Limits, Options, Status, solve_with, thousands};
+use npuzzle_solver::{Databases, Limits, Options, Status, thousands};
 use serde::Serialize;
 
 use crate::advice::{self, Given};
@@ -126,7 +126,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "#", "length", "expected", "nodes", "seconds"
         )?;
     }
-    let mut tables: HashMap<Board, Databases> = HashMap::new();
+    let solver = pdb_cmd::solver(args.threads).with_databases(Databases {
+        pdb: None,
+        threads: args.threads,
+        dual: args.dual,
+    });
+    let mut prepared: std::collections::HashSet<Board> = std::collections::HashSet::new();
     let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::twentyfour::Tables>> =
         HashMap::new();
     let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
@@ -137,13 +142,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut cpu = 0.0;
     for (i, inst) in instances.iter().enumerate() {
         let goal = inst.goal.as_deref().unwrap_or(&Goal::BlankLast).board(inst.board.size())?;
-        if !tables.contains_key(&goal) && !korf24::applies(&goal, args.algorithm, args.heuristic) {
+        if !prepared.contains(&goal) && !korf24::applies(&goal, args.algorithm, args.heuristic) {
             let clock = Instant::now();
-            // Many solves: the tables in anonymous memory (on huge pages where the system
-            // gives them) rather than read through the mapped file's small pages.
-            let pdb = pdb_cmd::database_for(&goal, args.algorithm, args.heuristic)?
-                .map(|db| db.in_memory());
-            if let Some(db) = &pdb {
+            // Many solves: the tables readied before the first one's clock starts, in
+            // anonymous memory rather than read through the mapped file's small pages.
+            if let Some(db) = solver.prepare(&goal, &options) {
                 crate::stdio::complain(format_args!(
                     "pattern database {} for {} ({:.1} MB{}), ready in {:.3} s",
                     db.partition().sizes(),
@@ -153,7 +156,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     clock.elapsed().as_secs_f64()
                 ));
             }
-            tables.insert(goal.clone(), Databases { pdb, threads: args.threads, dual: args.dual });
+            prepared.insert(goal.clone());
         }
         let kf = korf24_tables.entry(goal.clone()).or_insert_with(|| {
             korf24::applies(&goal, args.algorithm, args.heuristic)
@@ -170,12 +173,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 args.pruning,
                 &format!("#{}", numbers[i]),
             )?,
-            None => solve_with(
-                &inst.board,
-                &goal,
-                &options,
-                &tables.get(&goal).cloned().unwrap_or_default(),
-            )?,
+            None => solver.solve(&inst.board, &goal, &options)?,
         };
         cpu += cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
         if s.status == Status::Solved {

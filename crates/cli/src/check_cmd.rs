@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use npuzzle_core::{Board, MoveError, Moves, Parity, Perspective};
-use npuzzle_solver::{Limit, Limits, Options, Status, solve};
+use npuzzle_solver::{Limit, Limits, Options, Status};
 use serde::Serialize;
 
 use crate::args::{CheckArgs, TextOrJson};
@@ -256,7 +256,8 @@ fn optimum(board: &Board, goal: &Board, args: &CheckArgs) -> Optimum {
         timeout.as_secs_f64(),
         args.max_memory >> 20
     );
-    match solve(board, goal, &options) {
+    // The run's solver: its databases make 4x4 optima a matter of milliseconds.
+    match crate::pdb_cmd::solver(1).solve(board, goal, &options) {
         Ok(s) if s.status == Status::Solved && s.optimal => Optimum::Length(s.moves.len()),
         Ok(s) if s.limit() == Some(Limit::Cancelled) => {
             Optimum::Limit(Limit::Cancelled.to_string())

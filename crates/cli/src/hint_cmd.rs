@@ -19,10 +19,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use npuzzle_core::{Move, Perspective};
-use npuzzle_solver::{
-    Algorithm, Databases, Heuristic, Hint, Limit, Limits, Options, Reason, Solution, Solver,
-    Status, thousands,
-};
+use npuzzle_solver::{Hint, Limit, Limits, Options, Reason, Solution, Status, thousands};
 use serde::Serialize;
 
 use crate::advice;
@@ -87,17 +84,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     };
     // The pattern database of the goal's frame (cached, or the small one built in seconds)
     // makes every solve of the hint optimal and fast on 4x4; the solver routes to it.
-    let mut solver = Solver::new();
-    if board != goal {
-        match crate::pdb_cmd::database_for(&goal, Algorithm::Auto, Heuristic::Auto) {
-            Ok(Some(pdb)) => {
-                solver =
-                    solver.with_databases(Databases { pdb: Some(pdb), ..Databases::default() });
-            }
-            Ok(None) => {}
-            Err(err) => crate::stdio::complain(format_args!("warning: {}", crate::reason(&err))),
-        }
-    }
+    let solver = crate::pdb_cmd::solver(1);
     let hint = solver.hint(&board, &goal, &options)?;
     let task = Task {
         board: board.clone(),

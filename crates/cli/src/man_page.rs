@@ -41,6 +41,9 @@ const ENVIRONMENT: &str = r#".SH ENVIRONMENT
 \fBNPUZZLE_CACHE\fR
 Where pattern databases are kept; default the platform cache directory's npuzzle/ ($XDG_CACHE_HOME/npuzzle or ~/.cache/npuzzle on Linux).
 .TP
+\fBNPUZZLE_CACHE_MAX\fR
+The cache's size cap in MiB (default 1024): saving a database removes the least recently used others past it.
+.TP
 \fBNO_COLOR\fR
 Set and not empty: npuzzle play draws without colours.
 .TP

@@ -7,13 +7,15 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_core::{Board, Goal, Size};
-use npuzzle_solver::pdb::{Cache, CacheError, Database, Partition, Progress};
-use npuzzle_solver::{Algorithm, Heuristic};
+use npuzzle_solver::pdb::store::Report;
+use npuzzle_solver::pdb::{Cache, CacheError, DEFAULT_CAP, Database, Partition, Progress, Store};
+use npuzzle_solver::{Databases, Solver};
 
 use crate::args::{PdbAction, PdbArgs, PdbBuildArgs};
 
@@ -35,31 +37,116 @@ pub fn cache_dir() -> PathBuf {
     base.unwrap_or_else(std::env::temp_dir).join("npuzzle")
 }
 
-/// The cache.
+/// The cache, capped at `$NPUZZLE_CACHE_MAX` MiB when it is set (default 1024): saving a
+/// database removes the least recently used others past the cap.
 pub fn cache() -> Cache {
-    Cache::new(cache_dir())
-}
-
-/// Builds (or rebuilds) a database with a progress bar on stderr when it is a terminal,
-/// saves it, and says where. A database that cannot be saved is still returned, with a
-/// warning: a solve can use it all the same.
-pub fn build_with_progress(
-    goal: &Board,
-    partition: &Partition,
-    threads: usize,
-) -> anyhow::Result<Database> {
-    let (db, seconds) = build_only(goal, partition, threads)?;
-    match cache().save(&db) {
-        Ok(path) => say_built(&db, seconds, &path),
-        Err(e) => crate::stdio::complain(format_args!(
-            "warning: could not save the pattern database: {e}"
-        )),
+    let cache = Cache::new(cache_dir());
+    match std::env::var("NPUZZLE_CACHE_MAX") {
+        Ok(text) if !text.trim().is_empty() => match text.trim().parse::<u64>() {
+            Ok(mib) if mib > 0 => cache.with_cap(mib.saturating_mul(1 << 20)),
+            _ => {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    crate::stdio::complain(format_args!(
+                        "warning: NPUZZLE_CACHE_MAX={text:?} is not a number of MiB; using {}",
+                        DEFAULT_CAP >> 20
+                    ));
+                });
+                cache
+            }
+        },
+        _ => cache,
     }
-    Ok(db)
 }
 
-/// [`build_with_progress`] for `pdb build`, whose whole purpose is the file: a database that
-/// cannot be saved (a read-only or full disk, no permission) is an error, so that a script
+/// The solver's store for this run: the cache, and the small partition of a board's frame
+/// built on demand (seconds) with a progress bar on a terminal and a note on how to build the
+/// full one.
+pub fn store() -> Arc<Store> {
+    Arc::new(
+        Store::new(Some(cache()))
+            .building_on_demand(true, available_threads())
+            .with_report(Arc::new(Reporter::default())),
+    )
+}
+
+/// A solver that owns the run's [`store`], with `threads` threads for one search over a
+/// database.
+pub fn solver(threads: usize) -> Solver {
+    let databases = Databases { pdb: None, threads: threads.max(1), dual: false };
+    Solver::new().with_databases(databases).with_store(store())
+}
+
+/// What a long-running command (`serve`, `play`) says of its store's background builds: one
+/// line when a build starts and when it ends, warnings; no progress bar.
+pub struct Logged;
+
+impl Report for Logged {
+    fn built(&self, db: &Database, seconds: f64, saved: Option<&Result<PathBuf, CacheError>>) {
+        match saved {
+            Some(Ok(path)) => say_built(db, seconds, path),
+            Some(Err(e)) => crate::stdio::complain(format_args!(
+                "warning: could not save the pattern database: {e}"
+            )),
+            None => {}
+        }
+    }
+
+    fn warn(&self, warning: &str) {
+        crate::stdio::complain(format_args!("warning: {warning}"));
+    }
+}
+
+/// What the command line shows of the store's builds: a progress bar on a terminal, where
+/// the file went, and warnings on stderr.
+#[derive(Default)]
+struct Reporter {
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Report for Reporter {
+    fn building(&self, _goal: &Board, partition: &Partition) {
+        *self.bar.lock().unwrap_or_else(PoisonError::into_inner) = bar(partition);
+    }
+
+    fn progress(&self, p: Progress) {
+        if let Some(bar) = &*self.bar.lock().unwrap_or_else(PoisonError::into_inner) {
+            bar.set_length(p.total);
+            bar.set_position(p.done);
+        }
+    }
+
+    fn built(&self, db: &Database, seconds: f64, saved: Option<&Result<PathBuf, CacheError>>) {
+        if let Some(bar) = self.bar.lock().unwrap_or_else(PoisonError::into_inner).take() {
+            bar.finish_and_clear();
+        }
+        match saved {
+            Some(Ok(path)) => say_built(db, seconds, path),
+            Some(Err(e)) => crate::stdio::complain(format_args!(
+                "warning: could not save the pattern database: {e}"
+            )),
+            None => {}
+        }
+        let goal = db.goal();
+        if let Ok(full) = Partition::full(goal)
+            && &full != db.partition()
+        {
+            crate::stdio::complain(format_args!(
+                "note: for full speed, build the {} database once (about a minute): npuzzle pdb build --size {} --goal \"{}\"",
+                full.sizes(),
+                goal.size(),
+                goal_name(goal)
+            ));
+        }
+    }
+
+    fn warn(&self, warning: &str) {
+        crate::stdio::complain(format_args!("warning: {warning}"));
+    }
+}
+
+/// Builds a database with a progress bar for `pdb build`, whose whole purpose is the file: a
+/// database that cannot be saved (a read-only or full disk, no permission) is an error, so that a script
 /// can tell that nothing was stored.
 ///
 /// # Errors
@@ -120,52 +207,6 @@ fn bar(partition: &Partition) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// The database a solve of boards of `goal` should use, if any: the strongest sound one in
-/// the cache; with none, the small partition, built now (seconds) with a one-line note on
-/// how to build the full one. `None` when the request does not use a database.
-pub fn database_for(
-    goal: &Board,
-    algorithm: Algorithm,
-    heuristic: Heuristic,
-) -> anyhow::Result<Option<Database>> {
-    let cells = goal.tiles().len();
-    let wants = match heuristic {
-        Heuristic::Pdb => (10..=npuzzle_solver::pdb::MAX_CELLS).contains(&cells),
-        // auto answers 4x4-sized boards optimally with a database.
-        Heuristic::Auto => matches!(algorithm, Algorithm::Auto) && (13..=16).contains(&cells),
-        _ => false,
-    };
-    if !wants {
-        return Ok(None);
-    }
-    let cache = cache();
-    let mut warn = |w: &str| crate::stdio::complain(format_args!("warning: {w}"));
-    // A database built for this very goal (`pdb build --goal ...`), else the one of the
-    // goal's frame: tiles renamed after their goal cells and the board turned so the blank's
-    // goal cell is the first of its symmetry class, so that one table serves every goal of a
-    // shape with the blank in a corner (see `npuzzle_solver::heuristic::frame`).
-    if let Some(db) = cache.best(goal, &mut warn)? {
-        return Ok(Some(db));
-    }
-    let frame = npuzzle_solver::heuristic::frame::Frame::new(goal);
-    let goal = frame.goal();
-    if let Some(db) = cache.best(goal, &mut warn)? {
-        return Ok(Some(db));
-    }
-    let small = Partition::small(goal)?;
-    let full = Partition::full(goal)?;
-    let db = build_with_progress(goal, &small, available_threads())?;
-    if full != small {
-        crate::stdio::complain(format_args!(
-            "note: for full speed, build the {} database once (about a minute): npuzzle pdb build --size {} --goal \"{}\"",
-            full.sizes(),
-            goal.size(),
-            goal_name(goal)
-        ));
-    }
-    Ok(Some(db))
-}
-
 /// `blank-first` for a named goal, else the board.
 fn goal_name(goal: &Board) -> String {
     [Goal::BlankLast, Goal::BlankFirst, Goal::Snail]
@@ -186,6 +227,10 @@ pub fn run(args: &PdbArgs) -> anyhow::Result<ExitCode> {
         PdbAction::List => {
             crate::stdio::check_stdout()?;
             list()
+        }
+        PdbAction::Clean => {
+            crate::stdio::check_stdout()?;
+            clean()
         }
         PdbAction::Verify => {
             crate::stdio::check_stdout()?;
@@ -208,6 +253,27 @@ fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
             npuzzle_solver::pdb::MAX_CELLS,
             size.cells()
         );
+    }
+    // Group sizes (or no partition) are built in the goal's frame: the goal turned so that
+    // its blank's cell is the first of its symmetry class and renamed, so that one file
+    // serves every goal of that class (blank-last and blank-first share the 4x4's 7-8).
+    // Explicit tile groups name the goal's own tiles: built for the goal itself.
+    let by_sizes = args
+        .partition
+        .as_deref()
+        .is_none_or(|p| p.trim().chars().all(|c| c.is_ascii_digit() || c == '-'));
+    let asked = goal.clone();
+    let goal = if by_sizes {
+        npuzzle_solver::heuristic::frame::Frame::new(&goal).goal().clone()
+    } else {
+        goal
+    };
+    if goal != asked {
+        crate::stdio::complain(format_args!(
+            "note: built for {} (goal {goal}), which serves {} through the board's symmetry",
+            goal_name(&goal),
+            goal_name(&asked)
+        ));
     }
     let partition = match &args.partition {
         Some(text) => Partition::parse(text, &goal).context("--partition")?,
@@ -267,9 +333,21 @@ fn korf_felner_fits(args: &PdbBuildArgs) -> anyhow::Result<()> {
 
 fn list() -> anyhow::Result<ExitCode> {
     let cache = cache();
-    let files = cache.list()?;
+    let mut files = cache.list()?;
+    let used = |f: &npuzzle_solver::pdb::CachedFile| {
+        std::fs::metadata(&f.path).and_then(|m| m.modified()).ok()
+    };
+    // Least recently used first: the order in which the cap removes them.
+    files.sort_by_key(|f| used(f));
+    let total: u64 = files.iter().map(|f| f.bytes).sum();
     let mut out = std::io::stdout().lock();
-    writeln!(out, "cache: {}", cache.dir().display())?;
+    writeln!(
+        out,
+        "cache: {}  {:.1} MB of {:.1} MB (least recently used first)",
+        cache.dir().display(),
+        total as f64 / 1e6,
+        cache.cap() as f64 / 1e6
+    )?;
     if files.is_empty() {
         writeln!(out, "no pattern databases (build one with 'npuzzle pdb build')")?;
     }
@@ -288,6 +366,20 @@ fn list() -> anyhow::Result<ExitCode> {
             Err(e) => writeln!(out, "{name}  {:.1} MB  unreadable: {e}", f.bytes as f64 / 1e6)?,
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn clean() -> anyhow::Result<ExitCode> {
+    let cache = cache();
+    let (removed, freed) = cache.clean()?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "removed {} file(s), {:.1} MB, from {}",
+        removed.len(),
+        freed as f64 / 1e6,
+        cache.dir().display()
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

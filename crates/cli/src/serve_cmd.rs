@@ -2,7 +2,11 @@
 
 use std::process::{Command, ExitCode, Stdio};
 
+use std::sync::Arc;
+
 use anyhow::Context;
+use npuzzle_core::{Goal, Size};
+use npuzzle_solver::pdb::Store;
 use npuzzle_web::Config;
 
 use crate::args::ServeArgs;
@@ -19,6 +23,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     if let Some(timeout) = args.timeout {
         config.timeout = timeout;
     }
+    config.solver = solver();
+    let store = config.solver.store().cloned();
+    let build = !args.no_build;
     let open = args.open;
     npuzzle_web::run(args.addr, config, |addr| {
         let url = if addr.ip().is_unspecified() {
@@ -27,12 +34,45 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             format!("http://{addr}/")
         };
         println!("npuzzle: serving the game at {url} (Ctrl-C to stop)");
+        if let Some(store) = store.as_ref().filter(|_| build) {
+            build_in_background(store);
+        }
         if open {
             open_browser(&url);
         }
     })
     .with_context(|| format!("serve on {}", args.addr))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The solver of a long-running front end (`serve`, `play`): it owns the databases of the
+/// cache, loaded now; requests are answered with what its store holds, never with a build
+/// (see [`build_in_background`]).
+pub fn solver() -> npuzzle_solver::Solver {
+    let store = Arc::new(
+        Store::new(Some(crate::pdb_cmd::cache())).with_report(Arc::new(crate::pdb_cmd::Logged)),
+    );
+    let held = store.load_cached();
+    if held > 0 {
+        crate::stdio::complain(format_args!(
+            "loaded {held} pattern database(s) from {}",
+            crate::pdb_cmd::cache_dir().display()
+        ));
+    }
+    npuzzle_solver::Solver::new().with_store(store)
+}
+
+/// Builds the 4x4's 7-8 table in the background at low priority when `store` lacks it (about
+/// a minute and 288 MB; the store holds it once built).
+pub fn build_in_background(store: &Arc<Store>) {
+    if let Ok(goal) = Goal::BlankFirst.board(Size::square(4).expect("4x4 is a size"))
+        && store.build_in_background(&goal, None).is_some()
+    {
+        crate::stdio::complain(format_args!(
+            "building the 7-8 pattern database of the 4x4 in the background (about a minute, \
+             288 MB; --no-build turns this off); 4x4 hints are exact and fast once it is ready"
+        ));
+    }
 }
 
 /// Opens `url` in the desktop's browser; only warns when there is none.

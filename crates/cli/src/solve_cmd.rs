@@ -182,18 +182,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         args.algorithm,
         args.heuristic,
     );
-    let solver = Solver::new();
+    // One solver owns the run's databases (see `pdb_cmd::solver`); one board's search over
+    // a database may take every thread asked for.
+    let solver = crate::pdb_cmd::solver(if total == 1 { args.threads } else { 1 });
     let several = total > 1;
     let mut summary = Summary::default();
     let started = Instant::now();
     let mut worst = 0u8;
-    // Pattern databases, found (or, for the small ones, built) once per goal on first use.
-    let databases = Databases::new(&options, 1);
-    // One board: its 24-puzzle search may take every thread asked for.
-    let databases = Databases {
-        korf24: crate::korf24::Cached::new(if total == 1 { args.threads } else { 1 }),
-        ..databases
-    };
+    // The 24-puzzle's 6-6-6-6 tables, for optimal answers on 5x5.
+    let databases =
+        Databases { korf24: crate::korf24::Cached::new(if total == 1 { args.threads } else { 1 }) };
     let solve = |job: &Job| solve_job(&solver, &databases, job, &options, args.improve, &progress);
     let result = for_each_outcome(batch.jobs(), threads, &cancel, solve, |job, outcome| {
         let report = Report::new(job, outcome, &given);
@@ -414,17 +412,7 @@ fn solve_job(
             }
         }
     }
-    // A board at its goal, or on a board the exact table answers, needs no database.
-    let needs_db = task.board != task.goal;
-    let solve = || match needs_db.then(|| databases.get(&task.goal)).flatten() {
-        Some(tables) => solver.with_databases(tables).solve_observed(
-            &task.board,
-            &task.goal,
-            options,
-            progress.watcher(),
-        ),
-        None => solver.solve_observed(&task.board, &task.goal, options, progress.watcher()),
-    };
+    let solve = || solver.solve_observed(&task.board, &task.goal, options, progress.watcher());
     match panic::catch_unwind(AssertUnwindSafe(solve)) {
         Ok(Ok(solution)) => Outcome::Done(solution),
         Ok(Err(err)) => Outcome::Invalid(err.to_string()),
@@ -432,54 +420,10 @@ fn solve_job(
     }
 }
 
-/// The pattern databases of a run, by goal: looked up in the cache (and the small ones built)
-/// the first time a goal is met. A goal no database serves, or one whose database could not
-/// be had (the reason is said once), is solved by the plain solver.
+/// The 24-puzzle's tables of a run (the other databases are the solver's).
 struct Databases {
-    algorithm: npuzzle_solver::Algorithm,
-    heuristic: npuzzle_solver::Heuristic,
-    threads: usize,
-    by_goal: std::sync::Mutex<
-        std::collections::HashMap<npuzzle_core::Board, Option<npuzzle_solver::Databases>>,
-    >,
     /// The 24-puzzle's 6-6-6-6 tables, for optimal answers on 5x5.
     korf24: crate::korf24::Cached,
-}
-
-impl Databases {
-    fn new(options: &Options, threads: usize) -> Databases {
-        Databases {
-            algorithm: options.algorithm,
-            heuristic: options.heuristic,
-            threads,
-            by_goal: std::sync::Mutex::default(),
-            korf24: crate::korf24::Cached::new(threads),
-        }
-    }
-
-    fn get(&self, goal: &npuzzle_core::Board) -> Option<npuzzle_solver::Databases> {
-        let mut map = self.by_goal.lock().unwrap_or_else(|e| e.into_inner());
-        // Goals of one frame share a database: key by the frame's goal, so that many goals
-        // load (or build) one table, not one each.
-        let frame = npuzzle_solver::heuristic::frame::Frame::new(goal);
-        let key = if map.contains_key(goal) { goal.clone() } else { frame.goal().clone() };
-        map.entry(key)
-            .or_insert_with(|| {
-                match crate::pdb_cmd::database_for(goal, self.algorithm, self.heuristic) {
-                    Ok(Some(pdb)) => Some(npuzzle_solver::Databases {
-                        pdb: Some(pdb),
-                        threads: self.threads,
-                        dual: false,
-                    }),
-                    Ok(None) => None,
-                    Err(err) => {
-                        stdio::complain(format_args!("warning: {}", crate::reason(&err)));
-                        None
-                    }
-                }
-            })
-            .clone()
-    }
 }
 
 /// Writes the one-line reasons and warnings for a board to stderr.

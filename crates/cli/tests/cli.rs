@@ -526,7 +526,8 @@ fn serve_prints_its_url_answers_and_stops_cleanly_on_ctrl_c() {
     use std::time::{Duration, Instant};
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1"])
+        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1", "--no-build"])
+        .env("NPUZZLE_CACHE", test_cache())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -598,15 +599,18 @@ fn pdb_build_list_verify_and_a_damaged_file() {
     assert!(empty.stdout.contains("no pattern databases"), "{}", empty.stdout);
     let built = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
     assert_eq!(built.code, 0, "{}", built.stderr);
+    // Built in the goal's frame: blank-last's half-turn is blank-first, which serves both.
+    assert!(built.stderr.contains("npuzzle: built the 4-4 pattern database"), "{}", built.stderr);
     assert!(
-        built.stderr.starts_with("npuzzle: built the 4-4 pattern database"),
+        built.stderr.contains("serves blank-last through the board's symmetry"),
         "{}",
         built.stderr
     );
     let again = npuzzle_in(&dir, &["pdb", "build", "--size", "3x3", "--partition", "4-4"]);
     assert!(again.stdout.contains("already built and sound"), "{}", again.stdout);
     let list = npuzzle_in(&dir, &["pdb", "list"]);
-    assert!(list.stdout.contains("3x3-blank-last-4-4-"), "{}", list.stdout);
+    assert!(list.stdout.contains("3x3-blank-first-4-4-"), "{}", list.stdout);
+    assert!(list.stdout.contains(" MB of 1073.7 MB"), "{}", list.stdout);
     assert!(list.stdout.contains("partition 1,2,3,4/5,6,7,8"), "{}", list.stdout);
     assert_eq!(npuzzle_in(&dir, &["pdb", "verify"]).code, 0);
     // Damage the file: verify says so and exits 1; the next solve rebuilds it with a warning.
@@ -630,6 +634,13 @@ fn pdb_build_list_verify_and_a_damaged_file() {
         let run = npuzzle_in(&dir, bad);
         run.assert_fails(2, "npuzzle: ");
     }
+    // The blank-last solve uses the blank-first file: nothing new is built.
+    let solved = npuzzle_in(&dir, &["solve", "--heuristic", "pdb", "8 6 7/2 5 4/3 0 1"]);
+    assert!(solved.stdout.contains("31 moves (optimal)"), "{}", solved.stdout);
+    assert!(!solved.stderr.contains("built"), "{}", solved.stderr);
+    let clean = npuzzle_in(&dir, &["pdb", "clean"]);
+    assert!(clean.stdout.starts_with("removed 1 file(s)"), "{}", clean.stdout);
+    assert!(npuzzle_in(&dir, &["pdb", "list"]).stdout.contains("no pattern databases"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1367,6 +1378,36 @@ fn on_a_terminal(args: &[&str]) -> (i32, String) {
         .output()
         .expect("util-linux script runs");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Progress and bounds come from the IDA* over a pattern database too, and a search stopped
+/// by its limit answers the last bound it proved.
+#[test]
+fn progress_shows_with_a_database_on_a_terminal() {
+    let hard = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
+    let args = ["solve", "--heuristic", "pdb", "-a", "idastar", "--timeout", "1.5", hard];
+    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_npuzzle"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &quoted.join(" "), "/dev/null"])
+        .env("NPUZZLE_CACHE", test_cache())
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux script runs");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{screen}");
+    assert!(screen.contains("nodes, ") && screen.contains("/s, "), "no progress line: {screen}");
+    // The walk-up of bounds from the database's estimate (the 6-6-3 gives at least 60 here).
+    assert!(screen.contains("bound 6") || screen.contains("bound 7"), "{screen}");
+    assert!(screen.contains("heuristic pdb"), "{screen}");
+    let bound = screen
+        .split("lower bound ")
+        .nth(1)
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse::<u32>().ok());
+    assert!(bound.is_some_and(|b| (60..=70).contains(&b)), "{screen}");
 }
 
 #[test]

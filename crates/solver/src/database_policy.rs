@@ -17,7 +17,7 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
-use npuzzle_search::{self as search, Observer};
+use npuzzle_search::{self as search, Flow, Observer};
 
 use crate::exact;
 use crate::heuristic::HeuristicKind;
@@ -108,8 +108,9 @@ fn label_check(solution: &mut Solution, options: &Options) {
     }
 }
 
-/// [`solve_in`] before the label check: a database held for the board's frame (see
-/// [`crate::heuristic::frame`]) serves every goal of that frame, through the frame.
+/// [`solve_in`] before the label check: the database for the goal (held, or from the
+/// solver's store) serves the board directly or through the goal's frame (see
+/// [`crate::heuristic::frame`]).
 fn solve_routed<O: Observer<Board, u32>>(
     solver: &Solver,
     board: &Board,
@@ -117,26 +118,81 @@ fn solve_routed<O: Observer<Board, u32>>(
     options: &Options,
     observer: O,
 ) -> Result<Solution, SolveError> {
-    if let Some(db) = solver
-        .databases()
-        .pdb
-        .as_ref()
-        .filter(|d| d.size() == board.size() && board.size() == goal.size() && d.goal() != goal)
-    {
-        let frame = Frame::new(goal);
-        if frame.goal() == db.goal() && db.covers_every_tile() && uses_db(options, board) {
-            let mut s = solve_direct(solver, &frame.board(board), frame.goal(), options, observer)?;
-            s.moves = frame.moves_back(&s.moves);
-            return Ok(s);
-        }
+    if board.size() != goal.size() || !uses_db(options, board) {
+        return solve_direct(solver, board, goal, options, observer, None);
     }
-    solve_direct(solver, board, goal, options, observer)
+    let Some(db) = database(solver, board, goal, options) else {
+        return solve_direct(solver, board, goal, options, observer, None);
+    };
+    if db.goal() == goal {
+        return solve_direct(solver, board, goal, options, observer, Some(&db));
+    }
+    let frame = Frame::new(goal);
+    let mut s =
+        solve_direct(solver, &frame.board(board), frame.goal(), options, observer, Some(&db))?;
+    s.moves = frame.moves_back(&s.moves);
+    Ok(s)
+}
+
+/// Moves within which `auto` answers a board at once without a database: a quick IDA* with
+/// linear conflict gets this many expansions before a database is built for the board.
+const QUICK_NODES: u64 = 20_000;
+
+/// The database serving `goal` (for the goal itself, or for its frame's goal): the one the
+/// solver holds, else its store's. A build on demand is never started for a board already at
+/// its goal, nor, under `auto`, for one a quick search answers at once.
+fn database(solver: &Solver, board: &Board, goal: &Board, options: &Options) -> Option<Database> {
+    let serves = |d: &Database| {
+        d.size() == goal.size()
+            && d.covers_every_tile()
+            && (d.goal() == goal || Frame::new(goal).goal() == d.goal())
+    };
+    if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d)) {
+        return Some(db.clone());
+    }
+    let store = solver.store()?;
+    if let Some(db) = store.find(goal).filter(serves) {
+        return Some(db);
+    }
+    if board == goal || !store.builds_on_demand() {
+        return None;
+    }
+    if options.heuristic == Heuristic::Auto && quick(solver, board, goal, options) {
+        return None;
+    }
+    let cancel = options.limits.cancel.as_deref();
+    store.database_for(goal, cancel).filter(serves)
+}
+
+/// [`Solver::prepare`].
+pub(crate) fn prepare(solver: &Solver, goal: &Board, options: &Options) -> Option<Database> {
+    if !uses_db(options, goal) {
+        return None;
+    }
+    let serves = |d: &Database| d.size() == goal.size() && d.covers_every_tile();
+    if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d)) {
+        return Some(db.clone());
+    }
+    solver.store()?.prepare(goal, options.limits.cancel.as_deref()).filter(serves)
+}
+
+/// Whether a quick optimal search (IDA* with linear conflict, [`QUICK_NODES`] expansions)
+/// answers the board: then the solve needs no database.
+fn quick(solver: &Solver, board: &Board, goal: &Board, options: &Options) -> bool {
+    let probe = Options {
+        algorithm: Algorithm::IdaStar,
+        heuristic: Heuristic::LinearConflict,
+        optimal: true,
+        limits: Limits { max_nodes: Some(QUICK_NODES), ..options.limits.clone() },
+        ..options.clone()
+    };
+    solver.solve_plain(board, goal, &probe, ()).is_ok_and(|s| s.status == Status::Solved)
 }
 
 /// Whether a request uses a pattern database when one serves the board.
 fn uses_db(options: &Options, board: &Board) -> bool {
     match options.heuristic {
-        Heuristic::Pdb => true,
+        Heuristic::Pdb => options.algorithm.is_informed() || options.algorithm == Algorithm::Auto,
         Heuristic::Auto => {
             options.algorithm == Algorithm::Auto && board.tiles().len() > exact::MAX_CELLS
         }
@@ -149,17 +205,14 @@ fn solve_direct<O: Observer<Board, u32>>(
     board: &Board,
     goal: &Board,
     options: &Options,
-    observer: O,
+    mut observer: O,
+    db: Option<&Database>,
 ) -> Result<Solution, SolveError> {
-    let solve = |board: &Board, goal: &Board, options: &Options| {
-        solver.solve_plain(board, goal, options, observer)
-    };
     let tables = solver.databases();
     if board.size() != goal.size() {
-        return solve(board, goal, options);
+        return solver.solve_plain(board, goal, options, observer);
     }
     let cells = board.tiles().len();
-    let db = tables.pdb.as_ref().filter(|d| d.goal() == goal && d.covers_every_tile());
     let algorithm = options.algorithm;
     if uses_db(options, board) {
         if let Some(db) = db {
@@ -176,14 +229,31 @@ fn solve_direct<O: Observer<Board, u32>>(
                         ..options.limits.clone()
                     };
                     let clock = Instant::now();
-                    let mut s = pdb_search::solve_dual(
+                    let mut tick = Ticker { observer: &mut observer, started: clock };
+                    if tick.observer.begin(&search::Begin::new(board, 0)) == Flow::Stop {
+                        return Ok(cancelled(board, goal));
+                    }
+                    let mut s = pdb_search::solve_ticked(
                         db,
                         board,
                         &limits,
                         tables.threads.max(1),
                         tables.dual,
+                        &mut tick,
                     )
                     .map_err(|_| SolveError::GoalSize { goal: db.size(), board: board.size() })?;
+                    let stats = search::Stats {
+                        expanded: s.stats.expanded,
+                        generated: s.stats.generated,
+                        max_frontier: s.stats.max_frontier,
+                        seconds: s.stats.seconds,
+                    };
+                    let stop = s.limit().map(|l| match l {
+                        Limit::Nodes(_) => search::Stop::Nodes,
+                        Limit::Time(_) => search::Stop::Time,
+                        _ => search::Stop::Cancelled,
+                    });
+                    observer.finish(&search::Finish::new(&stats, s.status == Status::Solved, stop));
                     if s.status == Status::Solved {
                         s.notes.clear();
                     }
@@ -210,7 +280,7 @@ fn solve_direct<O: Observer<Board, u32>>(
             }
         } else if options.heuristic == Heuristic::Pdb && algorithm.is_informed() {
             let fallback = Options { heuristic: Heuristic::LinearConflict, ..options.clone() };
-            let mut s = solve(board, goal, &fallback)?;
+            let mut s = solver.solve_plain(board, goal, &fallback, observer)?;
             s.notes.push(Note::NoDatabase);
             return Ok(s);
         }
@@ -226,7 +296,36 @@ fn solve_direct<O: Observer<Board, u32>>(
             return Ok(generic_wd(&wd, board, goal, options));
         }
     }
-    solve(board, goal, options)
+    solver.solve_plain(board, goal, options, observer)
+}
+
+/// An observer seen by the IDA* over a database: bounds and progress, `false` to stop.
+struct Ticker<'o, O> {
+    observer: &'o mut O,
+    started: Instant,
+}
+
+impl<O: Observer<Board, u32>> pdb_search::Tick for Ticker<'_, O> {
+    fn bound(&mut self, bound: u32, expanded: u64) -> bool {
+        self.observer.bound(&search::Bound::new(bound, expanded)) == Flow::Continue
+    }
+
+    fn progress(&mut self, expanded: u64, generated: u64) -> bool {
+        let event = search::Progress::new(expanded, generated, 0, self.started);
+        self.observer.progress(&event) == Flow::Continue
+    }
+}
+
+/// The answer when the observer stops a search before it starts.
+fn cancelled(board: &Board, goal: &Board) -> Solution {
+    let mut s =
+        Solution::without_moves(Status::Limit, Algorithm::IdaStar, Some(HeuristicKind::Pdb));
+    s.reason = Some(Reason::Limit(Limit::Cancelled));
+    if !Parity::of(board, goal).solvable() {
+        s.status = Status::Unsolvable;
+        s.reason = Some(Reason::Unsolvable(Parity::of(board, goal)));
+    }
+    s
 }
 
 /// After the optimal attempt over the database ran out of its `budget`: weighted A* (then

@@ -114,6 +114,34 @@ impl Solver {
         let exact = solved && solution.optimal;
         let small = board.tiles().len() <= solve_neighbours;
         let map = GoalMap::new(goal);
+        // The neighbours that need a solve of their own are solved at once, one thread each
+        // (two or three on a 4x4, each as long as the board's own solve).
+        let needs_solve = |direction: Move| {
+            exact && small && Some(direction) != best && board.moved(direction).is_some()
+        };
+        // They share the memory limit.
+        let count = Move::ALL.into_iter().filter(|&d| needs_solve(d)).count().max(1);
+        let mut shared = options.clone();
+        shared.limits.max_memory = options.limits.max_memory.map(|m| m / count);
+        let shared = &shared;
+        let solved_children: Vec<(Move, Result<Solution, SolveError>)> = std::thread::scope(|s| {
+            let handles: Vec<_> = Move::ALL
+                .into_iter()
+                .filter(|&d| needs_solve(d))
+                .map(|d| {
+                    let child = board.moved(d).expect("a legal move");
+                    (d, s.spawn(move || self.solve(&child, goal, shared)))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|(d, h)| {
+                    let answer = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                    (d, answer)
+                })
+                .collect()
+        });
+        let mut solved_children = solved_children.into_iter();
         let mut moves = Vec::new();
         for direction in Move::ALL {
             let Some(child) = board.moved(direction) else { continue };
@@ -128,7 +156,9 @@ impl Solver {
                 (None, _) if solution.status == Status::Unsolvable => (None, false),
                 (Some(d), true) if Some(direction) == best => (Some(d - 1), true),
                 (Some(_), true) if small => {
-                    let after = self.solve(&child, goal, options)?;
+                    let (d, after) = solved_children.next().expect("one solve per neighbour");
+                    debug_assert_eq!(d, direction);
+                    let after = after?;
                     if after.status == Status::Solved && after.optimal {
                         (Some(after.moves.len() as u64), true)
                     } else {

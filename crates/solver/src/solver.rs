@@ -12,6 +12,7 @@ use crate::dispatch::Task;
 use crate::error::SolveError;
 use crate::exact::ExactTable;
 use crate::options::{Algorithm, Options};
+use crate::pdb::Store;
 use crate::policy::{self, SearchAlgorithm, Step};
 use crate::relabel::{Relabel, is_canonical};
 use crate::sample::{Renamed, Sampler, Unsampled};
@@ -54,6 +55,8 @@ pub struct Solver {
     tables: Arc<Tables>,
     /// Pattern databases the caller loaded (the library reads no files); none by default.
     databases: Databases,
+    /// The databases the solver owns: held, cached, built on demand; none by default.
+    store: Option<Arc<Store>>,
 }
 
 impl std::fmt::Debug for Solver {
@@ -97,7 +100,31 @@ impl Solver {
     /// ```
     #[must_use]
     pub fn with_databases(&self, databases: Databases) -> Solver {
-        Solver { tables: Arc::clone(&self.tables), databases }
+        Solver { tables: Arc::clone(&self.tables), databases, store: self.store.clone() }
+    }
+
+    /// A solver sharing this one's tables and databases that also owns `store`: the
+    /// requests that use a pattern database (`auto` on boards of 10 to 25 cells, `--heuristic
+    /// pdb`) take theirs from it, for any goal the store's tables serve through the goal's
+    /// frame (see [`crate::pdb::store`]); a store that builds on demand builds the small
+    /// partition when it has none, unless the board is at its goal or a quick search answers
+    /// it at once.
+    #[must_use]
+    pub fn with_store(&self, store: Arc<Store>) -> Solver {
+        Solver { store: Some(store), ..self.clone() }
+    }
+
+    /// Readies the pattern database that requests like `options` for boards of `goal` use
+    /// (loaded, or built when the store builds on demand), held in anonymous memory for
+    /// many solves; returns it, or `None` when such requests use none or none can be had.
+    /// For benchmarks and batches, so that the first board's time is the search's alone.
+    pub fn prepare(&self, goal: &Board, options: &Options) -> Option<crate::pdb::Database> {
+        crate::database_policy::prepare(self, goal, options)
+    }
+
+    /// The store this solver owns, if any.
+    pub fn store(&self) -> Option<&Arc<Store>> {
+        self.store.as_ref()
     }
 
     /// The pattern databases this solver holds.

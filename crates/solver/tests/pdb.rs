@@ -647,4 +647,42 @@ mod cache {
         assert!(cache.load(&goal, &partition).unwrap().is_some());
         let _ = fs::remove_dir_all(cache.dir());
     }
+
+    /// Filled past its cap, the cache removes the least recently used files and keeps the one
+    /// just used; `clean` empties it.
+    #[test]
+    fn the_cache_stays_within_its_cap() {
+        let size = Size::square(3).unwrap();
+        let dir = scratch("cap");
+        let mut s = npuzzle_core::Scrambler::new(4);
+        let goals: Vec<_> =
+            (0..6).map(|_| s.solvable(&Goal::BlankLast.board(size).unwrap())).collect();
+        let dbs: Vec<Database> = goals
+            .iter()
+            .map(|g| Database::build(g, &Partition::parse("4-4", g).unwrap(), 1, &|_| {}, None))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let one = dbs[0].bytes().len() as u64;
+        // Room for two files and a half.
+        let cache = Cache::new(&dir).with_cap(one * 5 / 2);
+        let mut kept = Vec::new();
+        for (i, db) in dbs.iter().enumerate() {
+            kept.push(cache.save(db).unwrap());
+            assert!(cache.used().unwrap() <= cache.cap(), "after {i} saves");
+            // The first file is used again and again: it must survive its younger peers.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            let first = Partition::parse("4-4", &goals[0]).unwrap();
+            if i > 0 {
+                assert!(cache.load(&goals[0], &first).unwrap().is_some(), "after {i} saves");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let left: Vec<_> = cache.list().unwrap().into_iter().map(|f| f.path).collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        assert!(left.contains(&kept[0]) && left.contains(&kept[5]), "{left:?}");
+        let (removed, freed) = cache.clean().unwrap();
+        assert_eq!((removed.len(), freed), (2, 2 * one));
+        assert!(cache.list().unwrap().is_empty());
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

@@ -166,6 +166,10 @@ pub struct Config {
     /// The longest a request body may take to arrive, whole (default 10 s); then it is
     /// answered 408.
     pub body_timeout: Duration,
+    /// The solver every request goes through (default: one with no databases); `npuzzle
+    /// serve` gives one that owns the cache's pattern databases (see
+    /// [`Solver::with_store`]), and `/healthz` reports what its store holds and builds.
+    pub solver: Solver,
 }
 
 impl Config {
@@ -193,6 +197,7 @@ impl Default for Config {
             max_connections: server::default_max_connections(),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
+            solver: Solver::new(),
         }
     }
 }
@@ -215,7 +220,8 @@ impl AppState {
     pub fn new(config: Config) -> Arc<AppState> {
         let pool = Pool::new(config.workers, config.queue, config.queue_wait);
         let streams = Arc::new(Streams::new(config.stream_workers));
-        Arc::new(AppState { config, solver: Solver::new(), pool, streams })
+        let solver = config.solver.clone();
+        Arc::new(AppState { config, solver, pool, streams })
     }
 }
 
@@ -259,7 +265,29 @@ async fn healthz(
             "computing": state.streams.computing().0,
             "waiting": state.streams.computing().1,
         },
+        "databases": databases(&state.solver),
     }))
+}
+
+/// What the solver's store holds and is building, for `/healthz`: `{"held": [{"size": "4x4",
+/// "goal": ..., "partition": "7-8", "bytes": ...}], "building": [...]}` (both empty without
+/// a store).
+fn databases(solver: &Solver) -> serde_json::Value {
+    let status = solver.store().map(|s| s.status()).unwrap_or_default();
+    let list = |entries: &[npuzzle_solver::pdb::store::Entry]| {
+        entries
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "size": e.goal.size().to_string(),
+                    "goal": e.goal.to_string(),
+                    "partition": e.partition,
+                    "bytes": e.bytes,
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    serde_json::json!({ "held": list(&status.held), "building": list(&status.building) })
 }
 
 async fn not_found(uri: axum::http::Uri) -> AppError {

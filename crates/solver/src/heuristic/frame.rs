@@ -7,7 +7,7 @@
 //! direction slides in the turned direction on the turned board. So the moves that solve the
 //! turned board towards the turned goal, turned back, solve the board towards its goal, with
 //! the same length; every distance and every admissible bound carries over. After the turn,
-//! the tiles are renamed after their cells in the turned goal (see [`crate::relabel`]), which
+//! the tiles are renamed after their cells in the turned goal (as the exact tables do), which
 //! changes no move either.
 //!
 //! [`Frame::new`] picks, among the symmetries that keep the shape, the first that brings the

@@ -61,16 +61,109 @@ pub struct CachedFile {
 /// One file checked by [`Cache::verify`]: its path, and the database or why it is unsound.
 pub type Verified = (PathBuf, Result<Database, CacheError>);
 
-/// A directory of database files.
+/// A directory of database files, bounded by a size cap.
+///
+/// Every load marks the file used (its modification time is set to now); every save then
+/// removes the least recently used other files until the directory's `.pdb` files fit the
+/// cap ([`Cache::with_cap`], [`DEFAULT_CAP`] unless set). A file larger than the cap on its own
+/// is still kept: the one just saved is never removed.
 #[derive(Clone, Debug)]
 pub struct Cache {
     dir: PathBuf,
+    cap: u64,
 }
 
+/// The cache's default size cap: 1 GiB (the 4x4's 7-8 table is 288 MB, the 24-puzzle's
+/// two 6-tile tables 128 MB, a 6-6-3 table 6 MB).
+pub const DEFAULT_CAP: u64 = 1 << 30;
+
 impl Cache {
-    /// The cache in directory `dir` (created when a database is first saved).
+    /// The cache in directory `dir` (created when a database is first saved), capped at
+    /// [`DEFAULT_CAP`].
     pub fn new(dir: impl Into<PathBuf>) -> Cache {
-        Cache { dir: dir.into() }
+        Cache { dir: dir.into(), cap: DEFAULT_CAP }
+    }
+
+    /// The same cache with a size cap of `bytes`.
+    #[must_use]
+    pub fn with_cap(self, bytes: u64) -> Cache {
+        Cache { cap: bytes, ..self }
+    }
+
+    /// The size cap in bytes.
+    pub fn cap(&self) -> u64 {
+        self.cap
+    }
+
+    /// The bytes the directory's `.pdb` files take.
+    ///
+    /// # Errors
+    /// [`CacheError::Io`] when the directory exists but cannot be read.
+    pub fn used(&self) -> Result<u64, CacheError> {
+        Ok(self.list()?.iter().map(|f| f.bytes).sum())
+    }
+
+    /// Removes the least recently used `.pdb` files other than `keep` until the rest fit the
+    /// cap; returns the removed paths. Called by [`Cache::save`].
+    ///
+    /// # Errors
+    /// [`CacheError::Io`] when the directory cannot be read.
+    pub fn evict(&self, keep: Option<&Path>) -> Result<Vec<PathBuf>, CacheError> {
+        let mut files: Vec<(SystemTime, PathBuf, u64)> = self
+            .list()?
+            .into_iter()
+            .map(|f| {
+                let used = fs::metadata(&f.path).and_then(|m| m.modified()).unwrap_or(UNIX_EPOCH);
+                (used, f.path, f.bytes)
+            })
+            .collect();
+        let mut total: u64 = files.iter().map(|f| f.2).sum();
+        files.sort();
+        let mut removed = Vec::new();
+        for (_, path, bytes) in files {
+            if total <= self.cap {
+                break;
+            }
+            if Some(path.as_path()) == keep {
+                continue;
+            }
+            if fs::remove_file(&path).is_ok() {
+                total -= bytes;
+                removed.push(path);
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Removes every `.pdb` file (and any temporary file a stopped build left); returns the
+    /// removed paths and the bytes freed.
+    ///
+    /// # Errors
+    /// [`CacheError::Io`] when the directory cannot be read or a file cannot be removed.
+    pub fn clean(&self) -> Result<(Vec<PathBuf>, u64), CacheError> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+            Err(source) => return Err(CacheError::Io { path: self.dir.clone(), source }),
+        };
+        let mut removed = Vec::new();
+        let mut freed = 0;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let ours = name.ends_with(".pdb") || (name.starts_with('.') && name.ends_with(".tmp"));
+            if !ours || !entry.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            let path = entry.path();
+            let bytes = entry.metadata().map_or(0, |m| m.len());
+            fs::remove_file(&path)
+                .map_err(|source| CacheError::Io { path: path.clone(), source })?;
+            freed += bytes;
+            removed.push(path);
+        }
+        removed.sort();
+        Ok((removed, freed))
     }
 
     /// The directory.
@@ -120,6 +213,7 @@ impl Cache {
         if db.goal() != goal || db.partition() != partition {
             return Err(CacheError::Stale { path });
         }
+        touch(&path);
         Ok(Some(db))
     }
 
@@ -155,6 +249,9 @@ impl Cache {
             let _ = fs::remove_file(&tmp);
             return Err(CacheError::Io { path: tmp, source: e });
         }
+        // Over the cap: the least recently used others go (a failure to list is no failure
+        // to save).
+        let _ = self.evict(Some(&path));
         Ok(path)
     }
 
@@ -269,6 +366,13 @@ impl Cache {
             }
         }
         Ok(None)
+    }
+}
+
+/// Marks a file used now (the eviction order); a read-only cache just keeps its order.
+fn touch(path: &Path) {
+    if let Ok(f) = fs::File::open(path) {
+        let _ = f.set_modified(SystemTime::now());
     }
 }
 

@@ -94,6 +94,7 @@ mod cache;
 pub mod file;
 mod pattern;
 pub(crate) mod rank;
+pub mod store;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -101,10 +102,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use npuzzle_core::{Board, Size};
 use thiserror::Error;
 
-pub use cache::{Cache, CacheError, CachedFile, Verified};
+pub use cache::{Cache, CacheError, CachedFile, DEFAULT_CAP, Verified};
 pub use file::{Encoding, FORMAT_VERSION, FileError};
 pub use pattern::{MAX_CELLS, MAX_ENTRIES, Partition, PartitionError, entries};
 pub use rank::MAX_PATTERN_TILES;
+pub use store::Store;
 
 pub(crate) use pattern::Geometry;
 

@@ -442,7 +442,29 @@ pub(crate) struct Pass<'e, 'a> {
     /// found a solution (parallel mode): a pass of that iteration or a later one stops.
     pub(crate) iteration: u32,
     pub(crate) best: Option<&'e std::sync::atomic::AtomicU32>,
+    /// The watcher of a sequential search, told of progress at every check, and the
+    /// expansions and generations of the passes before this one.
+    tick: Option<&'e mut dyn Tick>,
+    before: (u64, u64),
 }
+
+/// What a search over a database tells its watcher (the solver's observer): each new
+/// bound, a proven lower bound, and progress at every check of the limits. Returning
+/// `false` stops the search as cancelled.
+pub(crate) trait Tick {
+    /// An iteration with `bound` starts, after `expanded` expansions in all.
+    fn bound(&mut self, bound: u32, expanded: u64) -> bool {
+        let _ = (bound, expanded);
+        true
+    }
+    /// `expanded` and `generated` nodes so far, in all.
+    fn progress(&mut self, expanded: u64, generated: u64) -> bool {
+        let _ = (expanded, generated);
+        true
+    }
+}
+
+impl Tick for () {}
 
 /// The limits of one solve, shared by its threads.
 pub(crate) struct Watch<'a> {
@@ -481,6 +503,8 @@ impl<'e, 'a> Pass<'e, 'a> {
             watch,
             iteration: 0,
             best: None,
+            tick: None,
+            before: (0, 0),
         }
     }
 
@@ -498,6 +522,12 @@ impl<'e, 'a> Pass<'e, 'a> {
         } else {
             0
         };
+        let (e0, g0) = self.before;
+        let go_on = match (which, self.tick.as_mut()) {
+            (0, Some(t)) => t.progress(e0 + self.expanded, g0 + self.generated),
+            _ => true,
+        };
+        let which = if go_on { which } else { 3 };
         if which != 0 {
             w.which.store(which, Relaxed);
             w.limit_hit.store(true, Relaxed);
@@ -664,6 +694,20 @@ pub fn solve_dual(
     threads: usize,
     dual: bool,
 ) -> Result<Solution, SearchError> {
+    solve_ticked(db, board, limits, threads, dual, &mut ())
+}
+
+/// [`solve_dual`], telling `tick` of bounds and progress (one thread: every bound and every
+/// check; several: none, the threads' passes interleave). A search stopped by a limit answers
+/// the last bound it proved as its lower bound.
+pub(crate) fn solve_ticked(
+    db: &Database,
+    board: &Board,
+    limits: &Limits,
+    threads: usize,
+    dual: bool,
+    tick: &mut dyn Tick,
+) -> Result<Solution, SearchError> {
     let clock = Instant::now();
     if board.size() != db.size() {
         return Err(SearchError::Mismatch);
@@ -692,10 +736,11 @@ pub fn solve_dual(
         which: Default::default(),
     };
     let root = engine.root(board);
+    let mut proven = engine.h(&root);
     let found = if threads > 1 {
         parallel::search(&engine, &root, &watch, threads, &mut solution.stats)
     } else {
-        sequential(&engine, &root, &watch, &mut solution.stats)
+        sequential(&engine, &root, &watch, &mut solution.stats, tick, &mut proven)
     };
     solution.stats.seconds = clock.elapsed().as_secs_f64();
     match found {
@@ -707,7 +752,7 @@ pub fn solve_dual(
         }
         None => {
             solution.status = Status::Limit;
-            solution.lower_bound = Some(u64::from(engine.h(&root)));
+            solution.lower_bound = Some(u64::from(proven));
             let limit = match watch.which.load(std::sync::atomic::Ordering::Relaxed) {
                 1 => Limit::Nodes(limits.max_nodes.unwrap_or(0)),
                 2 => Limit::Time(limits.timeout.unwrap_or_default()),
@@ -719,15 +764,26 @@ pub fn solve_dual(
     Ok(solution)
 }
 
+/// IDA* on one thread; `proven` ends as the largest bound every path below was searched
+/// within (a lower bound on the answer).
 fn sequential(
     engine: &Engine<'_>,
     root: &Node,
     watch: &Watch<'_>,
     stats: &mut Stats,
+    tick: &mut dyn Tick,
+    proven: &mut u32,
 ) -> Option<Vec<u8>> {
     let mut bound = engine.h(root);
     loop {
+        *proven = bound;
+        if !tick.bound(bound, stats.expanded) {
+            watch.which.store(3, std::sync::atomic::Ordering::Relaxed);
+            return None;
+        }
         let mut pass = Pass::new(engine, bound, watch, CHECK_EVERY);
+        pass.before = (stats.expanded, stats.generated);
+        pass.tick = Some(&mut *tick);
         let found = pass.dfs(root, 0, 4, engine.h(root));
         stats.expanded += pass.expanded;
         stats.generated += pass.generated;

@@ -1,0 +1,333 @@
+//! The pattern databases a [`Solver`](crate::Solver) owns: those it holds in memory, those its
+//! cache directory keeps, and those it may build on demand.
+//!
+//! A database is asked for by goal; the store answers with one built for that very goal, or
+//! else with one built for the goal's [`Frame`] (the goal turned by a symmetry of the grid and
+//! renamed, so that one table serves every goal with the blank on cells of one symmetry
+//! class: one 7-8 table for every 4x4 goal with the blank in a corner). In order:
+//!
+//! 1. a database held in memory (given with [`Store::hold`], or loaded or built before);
+//! 2. the strongest sound file of the cache for the goal, then for its frame's goal;
+//! 3. when the store builds on demand ([`Store::building_on_demand`]), the small partition for
+//!    the frame's goal ([`Partition::small`]: seconds on a 4x4), saved to the cache.
+//!
+//! Everything found is kept, so a run that meets 400 4x4 goals holds at most the three
+//! frames' tables (blank in a corner, on an edge, in the centre). A full build of minutes
+//! ([`Partition::full`]) is never started by a request: [`Store::build_in_background`] does it
+//! on a thread of its own at low priority, and the store answers with what it has meanwhile.
+//!
+//! The library reads no environment: the caller names the cache directory.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use npuzzle_core::Board;
+
+use super::{Cache, CacheError, Database, Partition, Progress};
+use crate::heuristic::frame::Frame;
+
+/// What a store tells its owner about builds and bad files (the command line draws a progress
+/// bar; a server logs). Every method does nothing by default.
+pub trait Report: Send + Sync {
+    /// A build of `partition` for `goal` starts.
+    fn building(&self, _goal: &Board, _partition: &Partition) {}
+    /// How far the build has got.
+    fn progress(&self, _progress: Progress) {}
+    /// A build ended: the database, the seconds it took, and where it was saved (or why not,
+    /// or `None` for a store with no cache).
+    fn built(&self, _db: &Database, _seconds: f64, _saved: Option<&Result<PathBuf, CacheError>>) {}
+    /// A cached file was skipped, or a build failed: a one-line reason.
+    fn warn(&self, _warning: &str) {}
+}
+
+/// A [`Report`] that says nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl Report for Quiet {}
+
+/// One database a store holds or builds, as [`Store::status`] describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The goal it was built for.
+    pub goal: Board,
+    /// Its group sizes, `7-8` for instance.
+    pub partition: String,
+    /// Its bytes in memory (or mapped).
+    pub bytes: u64,
+}
+
+/// What a store holds and is building.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Status {
+    /// Databases held.
+    pub held: Vec<Entry>,
+    /// Builds under way (bytes 0 until they end).
+    pub building: Vec<Entry>,
+}
+
+/// The databases of one solver. `Send + Sync`; share it in an `Arc`.
+pub struct Store {
+    cache: Option<Cache>,
+    on_demand: bool,
+    threads: usize,
+    report: Arc<dyn Report>,
+    held: Mutex<Vec<Database>>,
+    building: Mutex<Vec<Entry>>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("cache", &self.cache.as_ref().map(Cache::dir))
+            .field("on_demand", &self.on_demand)
+            .field("held", &self.status().held)
+            .finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Store {
+    /// A store over `cache` (or memory only with `None`) that builds nothing on demand and
+    /// reports nothing.
+    pub fn new(cache: Option<Cache>) -> Store {
+        Store {
+            cache,
+            on_demand: false,
+            threads: 1,
+            report: Arc::new(Quiet),
+            held: Mutex::new(Vec::new()),
+            building: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The same store, building the small partition of a frame on demand when neither memory
+    /// nor the cache has a database for it (`true`), on `threads` threads.
+    #[must_use]
+    pub fn building_on_demand(self, on: bool, threads: usize) -> Store {
+        Store { on_demand: on, threads: threads.max(1), ..self }
+    }
+
+    /// The same store, telling `report` about builds and bad files.
+    #[must_use]
+    pub fn with_report(self, report: Arc<dyn Report>) -> Store {
+        Store { report, ..self }
+    }
+
+    /// The cache directory, if any.
+    pub fn cache(&self) -> Option<&Cache> {
+        self.cache.as_ref()
+    }
+
+    /// Holds `db` from now on (a database loaded or built by the caller).
+    pub fn hold(&self, db: Database) {
+        let mut held = lock(&self.held);
+        if !held.iter().any(|d| d.goal() == db.goal() && d.partition() == db.partition()) {
+            held.push(db);
+        }
+    }
+
+    /// What the store holds and builds.
+    pub fn status(&self) -> Status {
+        let entry = |d: &Database| Entry {
+            goal: d.goal().clone(),
+            partition: d.partition().sizes(),
+            bytes: d.bytes().len() as u64,
+        };
+        Status {
+            held: lock(&self.held).iter().map(entry).collect(),
+            building: lock(&self.building).clone(),
+        }
+    }
+
+    /// Loads every sound database of the cache whose goal is the goal of its own frame (the
+    /// tables requests are served from); returns how many it holds now. For a server at start.
+    pub fn load_cached(&self) -> usize {
+        let Some(cache) = &self.cache else { return lock(&self.held).len() };
+        let files = match cache.list() {
+            Ok(files) => files,
+            Err(e) => {
+                self.report.warn(&e.to_string());
+                return lock(&self.held).len();
+            }
+        };
+        let mut goals: Vec<Board> = Vec::new();
+        for f in files {
+            if let Ok((goal, _)) = f.header
+                && Frame::new(&goal).goal() == &goal
+                && !goals.contains(&goal)
+            {
+                goals.push(goal);
+            }
+        }
+        for goal in goals {
+            let mut warn = |w: &str| self.report.warn(w);
+            if let Ok(Some(db)) = cache.best(&goal, &mut warn) {
+                self.hold(db);
+            }
+        }
+        lock(&self.held).len()
+    }
+
+    /// The strongest database held for exactly `goal` (every tile in a group).
+    fn held_for(&self, goal: &Board) -> Option<Database> {
+        lock(&self.held)
+            .iter()
+            .filter(|d| d.goal() == goal && d.covers_every_tile())
+            .max_by_key(|d| d.entries())
+            .cloned()
+    }
+
+    /// A database for boards of `goal` held in memory or kept by the cache (for `goal`
+    /// itself or for its frame's goal; see the module docs); never builds.
+    pub fn find(&self, goal: &Board) -> Option<Database> {
+        let frame = Frame::new(goal);
+        let canonical = frame.goal();
+        if let Some(db) = self.held_for(goal).or_else(|| self.held_for(canonical)) {
+            return Some(db);
+        }
+        if let Some(cache) = &self.cache {
+            let mut warn = |w: &str| self.report.warn(w);
+            for g in [goal, canonical] {
+                match cache.best(g, &mut warn) {
+                    Ok(Some(db)) => {
+                        self.hold(db.clone());
+                        return Some(db);
+                    }
+                    Ok(None) => {}
+                    Err(e) => self.report.warn(&e.to_string()),
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether [`Store::database_for`] may build a database.
+    pub fn builds_on_demand(&self) -> bool {
+        self.on_demand
+    }
+
+    /// A database for boards of `goal`: [`Store::find`]'s, or else a build of the small
+    /// partition for the goal's frame when the store builds on demand (stopped when `cancel`
+    /// is raised). `None` when there is none to have.
+    pub fn database_for(&self, goal: &Board, cancel: Option<&AtomicBool>) -> Option<Database> {
+        if let Some(db) = self.find(goal) {
+            return Some(db);
+        }
+        if !self.on_demand {
+            return None;
+        }
+        let frame = Frame::new(goal);
+        let canonical = frame.goal();
+        let partition = Partition::small(canonical).ok()?;
+        // One build per frame at a time: a second request waits for the first one's table.
+        static BUILDING: Mutex<()> = Mutex::new(());
+        let _one = lock(&BUILDING);
+        if let Some(db) = self.held_for(canonical) {
+            return Some(db);
+        }
+        let db = self.build(canonical, &partition, self.threads, cancel)?;
+        self.hold(db.clone());
+        Some(db)
+    }
+
+    /// Builds `partition` for `goal`, reporting, and saves it to the cache.
+    fn build(
+        &self,
+        goal: &Board,
+        partition: &Partition,
+        threads: usize,
+        cancel: Option<&AtomicBool>,
+    ) -> Option<Database> {
+        let entry = Entry { goal: goal.clone(), partition: partition.sizes(), bytes: 0 };
+        lock(&self.building).push(entry.clone());
+        self.report.building(goal, partition);
+        let clock = Instant::now();
+        let progress = |p: Progress| self.report.progress(p);
+        let built = Database::build(goal, partition, threads, &progress, cancel);
+        lock(&self.building).retain(|e| e != &entry);
+        match built {
+            Ok(db) => {
+                let saved = self.cache.as_ref().map(|c| c.save(&db));
+                self.report.built(&db, clock.elapsed().as_secs_f64(), saved.as_ref());
+                Some(db)
+            }
+            Err(e) => {
+                self.report
+                    .warn(&format!("building the {} pattern database: {e}", partition.sizes()));
+                None
+            }
+        }
+    }
+
+    /// [`Store::database_for`], then held in anonymous memory (on huge pages where the system
+    /// gives them) rather than read through the mapped file: for runs of many solves.
+    pub fn prepare(&self, goal: &Board, cancel: Option<&AtomicBool>) -> Option<Database> {
+        let db = self.database_for(goal, cancel)?;
+        if !db.is_mapped() {
+            return Some(db);
+        }
+        let owned = db.in_memory();
+        let mut held = lock(&self.held);
+        held.retain(|d| !(d.goal() == db.goal() && d.partition() == db.partition()));
+        held.push(owned.clone());
+        Some(owned)
+    }
+
+    /// Starts building the full partition ([`Partition::full`]) of `goal`'s frame on a thread
+    /// of its own at the lowest scheduling priority, unless memory or the cache already has
+    /// it; the store holds it once built, and answers with what it has meanwhile. Returns the
+    /// thread, or `None` when nothing needs building.
+    pub fn build_in_background(
+        self: &Arc<Self>,
+        goal: &Board,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Option<std::thread::JoinHandle<()>> {
+        let frame = Frame::new(goal);
+        let canonical = frame.goal().clone();
+        let partition = Partition::full(&canonical).ok()?;
+        let have = |store: &Store| {
+            lock(&store.held).iter().any(|d| d.goal() == &canonical && d.partition() == &partition)
+        };
+        if have(self) {
+            return None;
+        }
+        if let Some(cache) = &self.cache
+            && let Ok(Some(db)) = cache.load(&canonical, &partition)
+        {
+            self.hold(db);
+            return None;
+        }
+        let store = Arc::clone(self);
+        std::thread::Builder::new()
+            .name("npuzzle-pdb-build".into())
+            .spawn(move || {
+                lower_priority();
+                let threads = std::thread::available_parallelism().map_or(1, usize::from);
+                if let Some(db) = store.build(&canonical, &partition, threads, cancel.as_deref()) {
+                    store.hold(db);
+                }
+            })
+            .ok()
+    }
+}
+
+/// Puts the calling thread (and the threads it starts) at the lowest scheduling priority, so
+/// a background build never slows the requests (Linux; elsewhere nothing).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: setpriority with PRIO_PROCESS and a thread id sets that thread's nice value
+        // (Linux's per-thread niceness); it takes no pointers.
+        #[expect(unsafe_code, reason = "setpriority(2) on the calling thread")]
+        unsafe {
+            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, tid, 19);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Honest labels, through the one `Solver` that owns its databases: every algorithm with every
+//! heuristic on a 3x3, a 3x4 and a 4x4 board answers with the algorithm and heuristic asked
+//! for, or with a note that says what ran instead and why; a database serves every goal of
+//! its frame with the same optimal lengths as one built for the goal itself.
+
+mod common;
+
+use std::sync::Arc;
+
+use npuzzle_core::{Board, Goal, Scrambler, Size};
+use npuzzle_solver::pdb::{Cache, Database, Partition, Store};
+use npuzzle_solver::{
+    Algorithm, Databases, Heuristic, Limits, Note, Options, SolveError, Solver, Status,
+};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("npuzzle-labels-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A solver owning a store over a fresh cache that builds the small partitions on demand.
+fn solver(name: &str) -> Solver {
+    let store = Store::new(Some(Cache::new(scratch(name)))).building_on_demand(true, 2);
+    Solver::new().with_store(Arc::new(store))
+}
+
+#[test]
+fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
+    let solver = solver("table");
+    let boards = [
+        ("7 5 3/1 2 8/4 0 6", Goal::BlankLast),
+        ("1 2 3 4/5 6 0 8/9 10 7 11", Goal::BlankLast),
+        // 16 moves from the goal: every algorithm answers within the limits.
+        ("5 1 2 3/9 6 7 4/13 10 11 8/14 0 15 12", Goal::BlankLast),
+    ];
+    for (text, goal) in boards {
+        let board: Board = text.parse().unwrap();
+        let goal = goal.board(board.size()).unwrap();
+        for a in Algorithm::NAMES {
+            for h in Heuristic::NAMES {
+                let algorithm: Algorithm = a.parse().unwrap();
+                let heuristic: Heuristic = h.parse().unwrap();
+                let options = Options {
+                    algorithm,
+                    heuristic,
+                    limits: Limits {
+                        max_nodes: Some(300_000),
+                        timeout: Some(std::time::Duration::from_secs(20)),
+                        ..Limits::default()
+                    },
+                    ..Options::default()
+                };
+                let at = format!("{text} -a {a} --heuristic {h}");
+                let s = match solver.solve(&board, &goal, &options) {
+                    Ok(s) => s,
+                    // The table engine refuses boards of more than 9 cells, as documented.
+                    Err(SolveError::TableTooLarge(_)) if algorithm == Algorithm::Table => {
+                        continue;
+                    }
+                    Err(e) => panic!("{at}: {e}"),
+                };
+                if s.status == Status::Solved {
+                    let mut end = board.clone();
+                    end.apply_all(&s.moves).unwrap();
+                    assert_eq!(end, goal, "{at}");
+                }
+                if algorithm != Algorithm::Auto && s.status == Status::Solved {
+                    assert!(
+                        s.algorithm == algorithm || !s.notes.is_empty(),
+                        "{at}: ran {} with no note",
+                        s.algorithm.name()
+                    );
+                }
+                if heuristic != Heuristic::Auto {
+                    let ran = s.heuristic.map(|k| k.name());
+                    let explained = s
+                        .notes
+                        .iter()
+                        .any(|n| matches!(n, Note::HeuristicNotUsed { .. } | Note::NoDatabase));
+                    assert!(
+                        ran == Some(heuristic.name()) || explained,
+                        "{at}: ran {ran:?} with notes {:?}",
+                        s.notes
+                    );
+                }
+                // Walking distance runs wherever it is asked for with an informed search.
+                if heuristic == Heuristic::WalkingDistance && algorithm.is_informed() {
+                    assert_eq!(s.heuristic.map(|k| k.name()), Some("walking-distance"), "{at}");
+                }
+                // A held or buildable database always serves `pdb` on these shapes.
+                if heuristic == Heuristic::Pdb && algorithm.is_informed() {
+                    assert_eq!(s.heuristic.map(|k| k.name()), Some("pdb"), "{at}: {:?}", s.notes);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_goal_and_its_frame_give_the_same_optimal_lengths_through_a_database() {
+    let mut rng = Scrambler::new(17);
+    let store_solver = solver("frame");
+    let options = Options { heuristic: Heuristic::Pdb, ..Options::default() };
+    for (size, goals) in [(Size::square(3).unwrap(), 8), (Size::new(4, 3).unwrap(), 2)] {
+        let exact_goal = Goal::BlankLast.board(size).unwrap();
+        for _ in 0..goals {
+            // Any goal, any blank cell: the store builds or reuses its frame's table.
+            let goal = rng.solvable(&exact_goal);
+            let own = Database::build(&goal, &Partition::small(&goal).unwrap(), 1, &|_| {}, None)
+                .unwrap();
+            let direct =
+                Solver::new().with_databases(Databases { pdb: Some(own), ..Databases::default() });
+            let exact = (size.cells() <= 9).then(|| common::exact(&goal));
+            for _ in 0..3 {
+                let board = rng.solvable(&goal);
+                let framed = store_solver.solve(&board, &goal, &options).unwrap();
+                let own = direct.solve(&board, &goal, &options).unwrap();
+                assert_eq!(framed.status, Status::Solved);
+                assert!(framed.optimal && own.optimal);
+                assert_eq!(framed.moves.len(), own.moves.len(), "{board} -> {goal}");
+                let mut end = board.clone();
+                end.apply_all(&framed.moves).unwrap();
+                assert_eq!(end, goal);
+                if let Some(exact) = &exact {
+                    assert_eq!(framed.moves.len() as u32, exact[&board], "{board} -> {goal}");
+                }
+            }
+        }
+    }
+    // At most one table per frame: the corner, edge and centre classes of the 3x3, and the
+    // 4x3's classes, whatever the goals.
+    let held = store_solver.store().unwrap().status().held;
+    assert!(held.len() <= 3 + 4, "{held:?}");
+}
+
+#[test]
+fn a_board_at_its_goal_or_answered_at_once_builds_nothing() {
+    let dir = scratch("nobuild");
+    let store = Store::new(Some(Cache::new(&dir))).building_on_demand(true, 1);
+    let solver = Solver::new().with_store(Arc::new(store));
+    let goal = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
+    let s = solver.solve(&goal, &goal, &Options::default()).unwrap();
+    assert_eq!((s.status, s.moves.len()), (Status::Solved, 0));
+    let near: Board = "1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15".parse().unwrap();
+    let s = solver.solve(&near, &goal, &Options::default()).unwrap();
+    assert_eq!(s.moves.len(), 1);
+    assert!(solver.store().unwrap().status().held.is_empty());
+    assert!(!dir.exists() || std::fs::read_dir(&dir).unwrap().next().is_none());
+}
