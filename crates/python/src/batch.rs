@@ -48,6 +48,17 @@ fn par_map<T: Send>(
     Ok(interrupt::pool(threads)?.install(run))
 }
 
+/// The most boards a batch solves before its pattern database is worth copying from the
+/// mapped file into memory (huge pages where the system gives them: fewer TLB misses).
+const PREPARE_AT: usize = 64;
+
+/// Readies the database of a batch of `count` boards, when it is long enough to pay.
+fn prepare(count: usize, goal: &Board, options: &npuzzle_solver::Options) {
+    if count >= PREPARE_AT && goal.tiles().len() > 9 {
+        engine::prepare(goal, options);
+    }
+}
+
 /// The first error of a batch's results (by index), or the values.
 fn gather<T>(results: Vec<Option<Result<T, Error>>>) -> Result<Vec<T>, Error> {
     let mut out = Vec::with_capacity(results.len());
@@ -186,6 +197,7 @@ pub(crate) fn solve_many(
     let (size, count, cells) = (batch.size, batch.count, batch.cells());
     let (req, goal_ref) = (&request, &goal);
     let results = interrupt::interruptible(py, &cancel, || {
+        prepare(count, goal_ref, &req.options);
         par_map(threads, count, 1, &cancel, |i| {
             let board = board_of(cells, size, i)?;
             let s = engine::solve(&board, goal_ref, &req.options)?;
@@ -279,8 +291,11 @@ pub(crate) fn distances<'py>(
     let request = if exact {
         optimal_request(timeout, max_memory, threads, &cancel)?
     } else {
+        // The fast methods of `auto` (weighted A*, then the reduction solver, on linear
+        // conflict): no pattern database to build for lengths that are not exact anyway.
+        let heuristic = "linear-conflict";
         let mut r =
-            convert::request("auto", "auto", 2.0, false, timeout, None, max_memory, threads)?;
+            convert::request("auto", heuristic, 2.0, false, timeout, None, max_memory, threads)?;
         r.options.limits.cancel = Some(Arc::clone(&cancel));
         r
     };
@@ -293,6 +308,7 @@ pub(crate) fn distances<'py>(
         let (size, count, data) = (batch.size, batch.count, batch.cells());
         let (req, goal_ref) = (&request, &goal);
         interrupt::interruptible(py, &cancel, || {
+            prepare(count, goal_ref, &req.options);
             par_map(threads, count, 1, &cancel, |i| {
                 let board = board_of(data, size, i)?;
                 if exact {
@@ -603,6 +619,7 @@ pub(crate) fn optimal_paths<'py>(
     let (size, count, data) = (batch.size, batch.count, batch.cells());
     let (req, goal_ref) = (&request, &goal);
     let paths = interrupt::interruptible(py, &cancel, || {
+        prepare(count, goal_ref, &req.options);
         par_map(threads, count, 1, &cancel, |i| {
             let board = board_of(data, size, i)?;
             let s = engine::solve(&board, goal_ref, &req.options)?;

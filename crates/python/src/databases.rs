@@ -1,27 +1,19 @@
-//! The pattern databases a solve uses: found in the cache the command line uses (so a table
-//! built once with `npuzzle pdb build` serves both), or, for the small partition (6-6-3 on
-//! 4x4, about a second), built on first use and saved there. This follows the command line's
-//! `pdb_cmd::database_for`: the library itself reads no files.
-//!
-//! Databases are kept per goal frame (the goal renamed and turned so that one table serves
-//! every goal of a shape with the blank in a corner; see `npuzzle_solver::heuristic::frame`)
-//! for the life of the process.
+//! The pattern databases the package's solves use: the solver's [`Store`] over the cache
+//! the command line uses (so a table built once with `npuzzle pdb build` serves both), which
+//! builds the small partition of a goal's frame on first use (6-6-3 on 4x4, seconds) and
+//! saves it there, as the command line's `pdb_cmd::store` does. The library itself reads no
+//! environment: the cache directory is found here.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use npuzzle_core::{Board, Goal};
-use npuzzle_solver::heuristic::frame::Frame;
-use npuzzle_solver::pdb::{Cache, Database, MAX_CELLS, Partition};
-use npuzzle_solver::{Algorithm, Databases, Heuristic};
+use npuzzle_solver::pdb::store::Report;
+use npuzzle_solver::pdb::{Cache, CacheError, DEFAULT_CAP, Database, MAX_CELLS, Partition, Store};
 use pyo3::prelude::*;
 
 use crate::convert;
 use crate::errors::Error;
-
-/// The databases found or built so far, by frame goal; `None` where none could be had.
-static BY_FRAME: Mutex<Option<HashMap<Board, Option<Database>>>> = Mutex::new(None);
 
 /// Warnings waiting for the GIL (a worker thread cannot call `warnings.warn`).
 static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
@@ -45,84 +37,68 @@ pub(crate) fn cache_dir() -> PathBuf {
     base.unwrap_or_else(std::env::temp_dir).join("npuzzle")
 }
 
-/// Whether a request of `algorithm` and `heuristic` on boards of `cells` cells uses a
-/// database: as the command line decides.
-fn wants(cells: usize, algorithm: Algorithm, heuristic: Heuristic) -> bool {
-    match heuristic {
-        Heuristic::Pdb => (10..=MAX_CELLS).contains(&cells),
-        Heuristic::Auto => algorithm == Algorithm::Auto && (13..=16).contains(&cells),
-        _ => false,
+/// The cache, capped at `$NPUZZLE_CACHE_MAX` MiB when that is set (as for the command line).
+fn cache() -> Cache {
+    let cache = Cache::new(cache_dir());
+    match std::env::var("NPUZZLE_CACHE_MAX").ok().map(|t| t.trim().parse::<u64>()) {
+        Some(Ok(mib)) if mib > 0 => cache.with_cap(mib.saturating_mul(1 << 20)),
+        Some(_) => {
+            warn(format!(
+                "npuzzle: NPUZZLE_CACHE_MAX is not a number of MiB; using {}",
+                DEFAULT_CAP >> 20
+            ));
+            cache
+        }
+        None => cache,
     }
 }
 
-/// The databases for solving towards `goal` as asked, if the request uses one: the
-/// strongest sound one in the cache for the goal or its frame; with none, the small
-/// partition, built now and saved.
-pub(crate) fn for_goal(
-    goal: &Board,
-    algorithm: Algorithm,
-    heuristic: Heuristic,
-) -> Option<Databases> {
-    if !wants(goal.tiles().len(), algorithm, heuristic) {
-        return None;
-    }
-    database(goal).map(|pdb| Databases { pdb: Some(pdb), threads: 1, dual: false })
+/// The process's store, made on first use (after `$NPUZZLE_CACHE` has been read).
+pub(crate) fn store() -> &'static Arc<Store> {
+    static STORE: OnceLock<Arc<Store>> = OnceLock::new();
+    STORE.get_or_init(|| {
+        Arc::new(
+            Store::new(Some(cache()))
+                .building_on_demand(true, crate::interrupt::default_threads())
+                .with_report(Arc::new(Queued)),
+        )
+    })
 }
 
-/// The database for `goal` (see [`for_goal`]), whatever the request.
+/// What the store says, queued as Python warnings.
+struct Queued;
+
+impl Report for Queued {
+    fn built(&self, db: &Database, seconds: f64, saved: Option<&Result<PathBuf, CacheError>>) {
+        if let Some(Err(e)) = saved {
+            warn(format!("npuzzle: could not save the pattern database: {e}"));
+        }
+        let goal = db.goal();
+        if Partition::full(goal).is_ok_and(|full| &full != db.partition()) {
+            warn(format!(
+                "npuzzle: built the {} pattern database for {} in {seconds:.1} s; for full \
+                 speed, build the strongest one once (about a minute): \
+                 npuzzle.build_database(\"{}\", goal=\"{}\")",
+                db.partition().sizes(),
+                goal.size(),
+                goal.size(),
+                goal_name(goal)
+            ));
+        }
+    }
+
+    fn warn(&self, warning: &str) {
+        warn(format!("npuzzle: {warning}"));
+    }
+}
+
+/// The database the solver uses for boards of `goal` (its own or its frame's; see
+/// `npuzzle_solver::pdb::store`), found or built; `None` above 25 cells.
 pub(crate) fn database(goal: &Board) -> Option<Database> {
     if goal.tiles().len() > MAX_CELLS {
         return None;
     }
-    let mut map = BY_FRAME.lock().unwrap_or_else(|e| e.into_inner());
-    let map = map.get_or_insert_with(HashMap::new);
-    if let Some(found) = map.get(goal) {
-        return found.clone();
-    }
-    let frame = Frame::new(goal);
-    let key = frame.goal().clone();
-    if let Some(found) = map.get(&key) {
-        return found.clone();
-    }
-    let found = find_or_build(goal, &frame);
-    map.insert(key, found.clone());
-    found
-}
-
-fn find_or_build(goal: &Board, frame: &Frame) -> Option<Database> {
-    let cache = Cache::new(cache_dir());
-    let mut warn = |w: &str| warn(format!("npuzzle: {w}"));
-    for g in [goal, frame.goal()] {
-        match cache.best(g, &mut warn) {
-            Ok(Some(db)) => return Some(db),
-            Ok(None) => {}
-            Err(e) => warn(&format!("{e}")),
-        }
-    }
-    let goal = frame.goal();
-    let small = Partition::small(goal).ok()?;
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    let db = match Database::build(goal, &small, threads, &|_| {}, None) {
-        Ok(db) => db,
-        Err(e) => {
-            warn(&format!("could not build the {} pattern database: {e}", small.sizes()));
-            return None;
-        }
-    };
-    if let Err(e) = cache.save(&db) {
-        warn(&format!("could not save the pattern database: {e}"));
-    }
-    if Partition::full(goal).is_ok_and(|full| full != small) {
-        warn(&format!(
-            "built the small {} pattern database for {}; for full speed, build the strongest one \
-             once (about a minute): npuzzle.build_database(\"{}\", goal=\"{}\")",
-            small.sizes(),
-            goal.size(),
-            goal.size(),
-            goal_name(goal)
-        ));
-    }
-    Some(db)
+    store().database_for(goal, None)
 }
 
 /// `blank-first` for a named goal, else the board.
@@ -183,14 +159,13 @@ pub(crate) fn build_database(
     let cancel = crate::interrupt::flag();
     let watched = std::sync::Arc::clone(&cancel);
     let built = crate::interrupt::interruptible(py, &cancel, move || {
-        let cache = Cache::new(cache_dir());
         let db = Database::build(&goal, &partition, threads.max(1), &|_| {}, Some(&watched))
             .map_err(|e| Error::Option(format!("building the pattern database: {e}")))?;
-        let path = cache
+        let path = cache()
             .save(&db)
             .map_err(|e| Error::Internal(format!("could not save the pattern database: {e}")))?;
-        // Later solves look again: forget what was found before.
-        *BY_FRAME.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        // Later solves use it (the store serves the strongest database it holds).
+        store().hold(db);
         Ok::<_, Error>(path)
     })?;
     Ok(built.map_err(PyErr::from)?.display().to_string())

@@ -53,10 +53,18 @@ from .errors import (
     UnsolvableError,
 )
 
+try:
+    from importlib.metadata import version as _version
+
+    __version__ = _version("npuzzle")
+except Exception:  # not installed as a distribution (a source checkout on sys.path)
+    __version__ = "0+unknown"
+
 MOVES = "UDLR"
 """The action letters in index order: ``MOVES[a]`` is action ``a`` of ``hints`` and ``npuzzle.gym``."""
 
 __all__ = [
+    "__version__",
     "MOVES",
     "Board",
     "Hint",
