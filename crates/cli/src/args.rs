@@ -346,6 +346,12 @@ pub struct PlayArgs {
     /// Random seed of the boards `r` deals [default: from the clock].
     #[arg(long, allow_negative_numbers = true, value_name = "S", value_parser = seed)]
     pub seed: Option<u64>,
+
+    /// Do not build the 4x4's 7-8 pattern database in the background when the cache lacks
+    /// it (the game then answers 4x4 hints and solves without it, or with the small table if
+    /// cached).
+    #[arg(long)]
+    pub no_build: bool,
 }
 
 /// `npuzzle serve`.

@@ -2,10 +2,13 @@
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
 use npuzzle_core::{Goal, Size};
+use npuzzle_solver::Solver;
+use npuzzle_solver::pdb::Store;
 use npuzzle_tui::{App, Config, StartError};
 
 use crate::args::PlayArgs;
@@ -42,6 +45,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed.unwrap_or_else(clock_seed),
         // https://no-color.org: set and not empty means no colours.
         color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        solver: Solver::new(),
     };
     // Check the game before taking over the terminal, so a bad one is a plain message.
     match App::new(config.clone(), std::time::Instant::now()) {
@@ -55,8 +59,26 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         bail!("npuzzle play needs a terminal (stdin and stdout are not both one)");
     }
+    let config = Config { solver: solver(!args.no_build), ..config };
     npuzzle_tui::play(config).context("terminal")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The game's solver: it holds the pattern databases of the cache (loaded now, before the
+/// terminal is taken, so 4x4 hints and solves are exact and fast when the 7-8 table is
+/// there). When `build`, the 7-8 table is built in the background at the lowest priority if
+/// the cache lacks it (the game answers with what it has meanwhile); no request builds. It says
+/// nothing: a message on stderr would scribble over the game's screen.
+fn solver(build: bool) -> Solver {
+    let store = Arc::new(Store::new(Some(crate::pdb_cmd::cache())));
+    store.load_cached();
+    if build
+        && let Ok(size) = npuzzle_core::Size::square(4)
+        && let Ok(goal) = npuzzle_core::Goal::BlankFirst.board(size)
+    {
+        let _ = store.build_in_background(&goal, None);
+    }
+    Solver::new().with_store(store)
 }
 
 fn clock_seed() -> u64 {

@@ -85,6 +85,19 @@ fn asked(heuristic: Heuristic) -> Option<HeuristicKind> {
     }
 }
 
+/// [`label_check`] for the watched and sampled searches, whose engines run linear conflict
+/// where walking distance or a database is asked for: the note says so.
+pub(crate) fn watched_label_check(solution: &mut Solution, options: &Options) {
+    if let (Some(asked), Some(ran)) = (asked(options.heuristic), solution.heuristic)
+        && asked != ran
+        && matches!(asked, HeuristicKind::WalkingDistance | HeuristicKind::Pdb)
+        && solution.status != Status::Unsolvable
+    {
+        solution.notes.insert(0, Note::NotWatchable { asked, ran });
+    }
+    label_check(solution, options);
+}
+
 /// Honest labels: when the answer's heuristic is not the one the request named, a note says
 /// what ran instead and why (unless one already does).
 fn label_check(solution: &mut Solution, options: &Options) {
@@ -92,10 +105,9 @@ fn label_check(solution: &mut Solution, options: &Options) {
     if solution.status == Status::Unsolvable || solution.heuristic == Some(asked) {
         return;
     }
-    let explained = solution
-        .notes
-        .iter()
-        .any(|n| matches!(n, Note::NoDatabase | Note::HeuristicNotUsed { .. }));
+    let explained = solution.notes.iter().any(|n| {
+        matches!(n, Note::NoDatabase | Note::HeuristicNotUsed { .. } | Note::NotWatchable { .. })
+    });
     if !explained {
         solution.notes.insert(
             0,
@@ -134,6 +146,9 @@ fn solve_routed<O: Observer<Board, u32>>(
     Ok(s)
 }
 
+/// The largest board `auto` takes a database from the store for.
+const AUTO_DB_CELLS: usize = 16;
+
 /// Moves within which `auto` answers a board at once without a database: a quick IDA* with
 /// linear conflict gets this many expansions before a database is built for the board.
 const QUICK_NODES: u64 = 20_000;
@@ -149,6 +164,12 @@ fn database(solver: &Solver, board: &Board, goal: &Board, options: &Options) -> 
     };
     if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d)) {
         return Some(db.clone());
+    }
+    // `auto` takes a database from the store on boards up to 4x4 only: beyond, a table of
+    // the small partition is too weak to answer in time (the 24-puzzle's optimal search has
+    // tables of its own).
+    if options.heuristic == Heuristic::Auto && goal.tiles().len() > AUTO_DB_CELLS {
+        return None;
     }
     let store = solver.store()?;
     if let Some(db) = store.find(goal).filter(serves) {

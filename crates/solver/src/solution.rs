@@ -155,6 +155,14 @@ pub enum Note {
         /// The algorithm that answered.
         algorithm: crate::Algorithm,
     },
+    /// A watched or sampled search (a visualizer's) could not use the heuristic asked for:
+    /// its node-by-node engines have no tables for it.
+    NotWatchable {
+        /// The heuristic asked for.
+        asked: HeuristicKind,
+        /// The heuristic that ran instead.
+        ran: HeuristicKind,
+    },
     /// The reduction solver's anytime mode improved its first answer.
     Improved {
         /// The first answer's length.
@@ -181,6 +189,13 @@ impl fmt::Display for Note {
             Note::Reduction { lower_bound } => write!(
                 f,
                 "the reduction solver placed rows and columns (Manhattan lower bound {lower_bound})"
+            ),
+            Note::NotWatchable { asked, ran } => write!(
+                f,
+                "{} has no node-by-node engine to watch, so {} guided this search (npuzzle solve runs {} itself)",
+                asked.name(),
+                ran.name(),
+                asked.name()
             ),
             Note::HeuristicNotUsed { asked, ran: Some(ran), .. } => write!(
                 f,

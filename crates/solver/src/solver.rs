@@ -201,6 +201,23 @@ impl Solver {
         self.solve_planned(board, goal, options, observer)
     }
 
+    /// Whether [`Solver::solve_sampled`] shows nodes for a request of `options` on boards of
+    /// `size`: the packed engines (A*, Dijkstra, breadth-first search, IDA* and IDDFS on
+    /// boards of at most 4x4, with an explicit algorithm) do; the other engines show none, so a
+    /// visualizer watches those through [`Solver::solve_watched`]'s generic searches instead.
+    pub fn samples_nodes(size: npuzzle_core::Size, options: &Options) -> bool {
+        size.width() <= 4
+            && size.height() <= 4
+            && matches!(
+                options.algorithm,
+                Algorithm::AStar
+                    | Algorithm::Dijkstra
+                    | Algorithm::Bfs
+                    | Algorithm::IdaStar
+                    | Algorithm::Iddfs
+            )
+    }
+
     /// Solves like [`Solver::solve_observed`], on the same fast engines and to the same
     /// answer, and shows `sampler` the nodes it asks for: where the packed engines (A*,
     /// Dijkstra, breadth-first search, IDA* and IDDFS on boards up to 4x4) check their
@@ -223,7 +240,10 @@ impl Solver {
         options: &Options,
         sampler: S,
     ) -> Result<Solution, SolveError> {
-        self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })
+        let mut s =
+            self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })?;
+        crate::database_policy::watched_label_check(&mut s, options);
+        Ok(s)
     }
 
     fn solve_planned<S: Sampler>(
@@ -356,7 +376,9 @@ impl Solver {
         // observer sees the boards as given.
         let tables = Arc::default();
         let task = Task { tables: &tables, board, goal, limits: &options.limits, clock };
-        Ok(task.watched(algorithm, heuristic, weight, observer))
+        let mut s = task.watched(algorithm, heuristic, weight, observer);
+        crate::database_policy::watched_label_check(&mut s, &options);
+        Ok(s)
     }
 }
 

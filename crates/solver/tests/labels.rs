@@ -148,3 +148,23 @@ fn a_board_at_its_goal_or_answered_at_once_builds_nothing() {
     assert!(solver.store().unwrap().status().held.is_empty());
     assert!(!dir.exists() || std::fs::read_dir(&dir).unwrap().next().is_none());
 }
+
+#[test]
+fn a_watched_search_says_when_it_cannot_run_the_heuristic_asked_for() {
+    let board: Board = "7 5 3/1 2 8/4 0 6".parse().unwrap();
+    let goal = Goal::BlankLast.board(board.size()).unwrap();
+    for h in [Heuristic::WalkingDistance, Heuristic::Pdb] {
+        let options = Options { algorithm: Algorithm::AStar, heuristic: h, ..Options::default() };
+        let watched = Solver::new().solve_watched(&board, &goal, &options, ()).unwrap();
+        let sampled = Solver::new().solve_sampled(&board, &goal, &options, ()).unwrap();
+        for s in [watched, sampled] {
+            assert_eq!(s.status, Status::Solved);
+            let ran = s.heuristic.unwrap();
+            assert!(
+                ran.name() == h.name() || matches!(s.notes[0], Note::NotWatchable { .. }),
+                "{h:?}: {ran:?} {:?}",
+                s.notes
+            );
+        }
+    }
+}

@@ -3,6 +3,8 @@
 //! Everything here works without a terminal: keys and clicks go in through
 //! [`App::handle_event`], time through [`App::tick`], and the screen comes out by rendering
 //! `&App` as a widget (see `ui.rs`). [`App::run`] is the only part that touches a terminal.
+//! Playbacks are [`Replay`]s (see `replay.rs`): the app only starts them, passes them the
+//! keys and the time, and mirrors their moves.
 
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,34 +14,29 @@ use crossterm::event::{
     self, Event, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
 use npuzzle_core::{Board, Goal, GoalError, Move, Scrambler, Size};
-use npuzzle_solver::heuristic;
-use npuzzle_solver::{Algorithm, HeuristicKind};
+use npuzzle_solver::Solver;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::layout::Rect;
 
+use crate::card::{Best, Card};
+use crate::distance::{Distance, Distances};
 use crate::game::Game;
 use crate::hint::Hint;
 use crate::keys::{self, Action, Direction};
 use crate::layout::{Grid, Screen};
+use crate::replay::{DEFAULT_SPEED, Replay, SPEEDS, Source};
 use crate::terminal::Input;
 use crate::theme::Theme;
-use crate::worker::{Answer, Task, Worker};
+use crate::worker::{Answer, Done, Task, Worker};
 
-/// Playback speeds, in moves per second. The fast ones are for the long, non-optimal
-/// solutions of large boards.
-pub const SPEEDS: [u32; 13] = [1, 2, 3, 5, 8, 12, 20, 30, 60, 120, 250, 500, 1000];
 /// The shortest time between two frames of a playback (about 30 frames a second): faster
 /// speeds make several moves per frame.
-const FRAME_AT_SPEED: Duration = Duration::from_millis(33);
-/// The fastest playback whose tiles are drawn sliding (moves per second).
-pub const MAX_SLIDING_SPEED: u32 = 12;
+pub(crate) const FRAME_AT_SPEED: Duration = Duration::from_millis(33);
 /// The time between two frames of a sliding tile (60 frames a second).
-const SLIDE_FRAME: Duration = Duration::from_millis(16);
-/// The most moves one frame of a playback makes.
-const MAX_STEPS_PER_TICK: usize = 100;
-/// The speed a playback starts at (an index into [`SPEEDS`]).
-const DEFAULT_SPEED: usize = 3;
+pub(crate) const SLIDE_FRAME: Duration = Duration::from_millis(16);
+/// How long a note stands in for a playback's progress on narrow screens.
+const FRESH_NOTE: Duration = Duration::from_secs(3);
 /// Boards up to this many cells get their exact distance computed after every move: the
 /// solver answers them from a table in microseconds.
 const AUTO_DISTANCE_CELLS: usize = 9;
@@ -57,6 +54,9 @@ pub struct Config {
     pub seed: u64,
     /// Whether to use colours (false for the monochrome look).
     pub color: bool,
+    /// The solver that answers hints and solves: `Solver::shared()` (a clone) for its own
+    /// tables, or one that holds pattern databases (`npuzzle play` gives it the cache's).
+    pub solver: Solver,
 }
 
 /// Why a game cannot start.
@@ -82,64 +82,17 @@ pub enum Mode {
         /// When it started.
         since: Instant,
     },
-    /// The solver's solution is played back move by move.
+    /// A solution is played back on the transport: the solver's (on the game itself), or,
+    /// once solved, the player's own solve or the optimal one (shown, the game untouched).
     Replay(Replay),
-    /// The list of keys is shown; any key closes it.
-    Help,
+    /// The list of keys is shown, scrolled down by `scroll` lines; any key but the arrows
+    /// and Page Up/Down closes it.
+    Help {
+        /// Lines scrolled past.
+        scroll: u16,
+    },
     /// The game is over; [`App::run`] returns.
     Quit,
-}
-
-/// A playback of the solver's solution.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replay {
-    moves: Vec<Move>,
-    next: usize,
-    paused: bool,
-    due: Instant,
-    optimal: bool,
-    algorithm: Algorithm,
-    heuristic: Option<HeuristicKind>,
-}
-
-impl Replay {
-    /// The solution's length.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    /// Whether the solution is empty.
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// Moves played so far.
-    pub fn played(&self) -> usize {
-        self.next
-    }
-
-    /// Whether the playback is paused.
-    pub fn paused(&self) -> bool {
-        self.paused
-    }
-
-    /// Whether the solution is proven shortest.
-    pub fn optimal(&self) -> bool {
-        self.optimal
-    }
-
-    /// The algorithm (and heuristic) that found it, for the panel.
-    pub fn method(&self) -> String {
-        match self.heuristic {
-            Some(h) => format!("{} + {}", self.algorithm.name(), h.name()),
-            None => self.algorithm.name().to_string(),
-        }
-    }
-
-    /// The move the playback makes next.
-    pub fn upcoming(&self) -> Option<Move> {
-        self.moves.get(self.next).copied()
-    }
 }
 
 /// A tile on its way from one cell to the next, drawn part of the way there.
@@ -162,30 +115,6 @@ pub enum Tone {
     Good,
     /// A refusal or a problem.
     Warn,
-}
-
-/// How far the goal is, as far as the game knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Distance {
-    /// Exactly this many moves (proven by the solver).
-    Exact(usize),
-    /// At least this many (the linear-conflict lower bound).
-    AtLeast(usize),
-    /// At least the first, and a solution of the second's length exists.
-    Between(usize, usize),
-    /// A solution of this length exists (a playback of a non-optimal solution).
-    AtMost(usize),
-}
-
-impl std::fmt::Display for Distance {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Distance::Exact(n) => write!(f, "{n}"),
-            Distance::AtLeast(n) => write!(f, "≥ {n}"),
-            Distance::Between(lo, hi) => write!(f, "{lo}–{hi}"),
-            Distance::AtMost(n) => write!(f, "≤ {n}"),
-        }
-    }
 }
 
 /// Who helped solve the current game.
@@ -225,13 +154,20 @@ pub struct App {
     theme: Theme,
     now: Instant,
     area: Rect,
-    note: Option<(String, Tone)>,
+    /// The note, its tone and when it was said.
+    note: Option<(String, Tone, Instant)>,
     advice: Advice,
     show_hint: bool,
-    lower_bound: u32,
+    distances: Distances,
     worker: Worker,
+    /// The steady playback speed (an index into [`SPEEDS`]), kept from one playback to the
+    /// next.
     speed: usize,
     assist: Assist,
+    /// The best solution from the game's start, for the result card.
+    best: Best,
+    /// A size change waiting for its second press (it would end a game in progress).
+    confirm: Option<Action>,
     /// The playback's last move, while it is drawn sliding: (tile, from cell, start, length).
     slide: Option<(u16, usize, Instant, Duration)>,
 }
@@ -254,6 +190,7 @@ impl App {
         };
         let mut app = App {
             mode: Mode::Play,
+            distances: Distances::new(&goal_board),
             game: Game::new(board, goal_board),
             goal: config.goal,
             scrambler,
@@ -264,10 +201,11 @@ impl App {
             note: None,
             advice: Advice::Unknown,
             show_hint: false,
-            lower_bound: 0,
-            worker: Worker::default(),
+            worker: Worker::new(config.solver),
             speed: DEFAULT_SPEED,
             assist: Assist::None,
+            best: Best::Unknown,
+            confirm: None,
             slide: None,
         };
         app.position_changed();
@@ -284,9 +222,20 @@ impl App {
         &self.game
     }
 
-    /// The current position.
+    /// The position on the screen: the game's, or the replay's while a solve is replayed.
     pub fn board(&self) -> &Board {
-        self.game.board()
+        match &self.mode {
+            Mode::Replay(r) if !r.source().drives_the_game() => r.board(),
+            _ => self.game.board(),
+        }
+    }
+
+    /// The playback on the transport, if one is on.
+    pub fn replay(&self) -> Option<&Replay> {
+        match &self.mode {
+            Mode::Replay(r) => Some(r),
+            _ => None,
+        }
     }
 
     /// The styles in use.
@@ -299,9 +248,21 @@ impl App {
         self.now
     }
 
+    /// The terminal's size as the app last heard it.
+    pub fn area(&self) -> Rect {
+        self.area
+    }
+
     /// The note under the panel, if any.
     pub fn note(&self) -> Option<(&str, Tone)> {
-        self.note.as_ref().map(|(text, tone)| (text.as_str(), *tone))
+        self.note.as_ref().map(|(text, tone, _)| (text.as_str(), *tone))
+    }
+
+    /// The note, if it was said in the last three seconds: on narrow screens a playback's
+    /// progress gives way to it that long.
+    pub fn fresh_note(&self) -> Option<(&str, Tone)> {
+        let (text, tone, said) = self.note.as_ref()?;
+        (self.now.saturating_duration_since(*said) < FRESH_NOTE).then_some((text.as_str(), *tone))
     }
 
     /// Whether the arrows move the blank (true) or the tiles (false).
@@ -314,18 +275,21 @@ impl App {
         self.assist
     }
 
-    /// The playback speed in moves per second.
-    pub fn speed(&self) -> u32 {
-        SPEEDS[self.speed]
+    /// The speed of the playback on the transport (`5/s`, `1×`...), or of the next one.
+    pub fn speed(&self) -> String {
+        match &self.mode {
+            Mode::Replay(r) => r.speed_label(),
+            _ => format!("{}/s", SPEEDS[self.speed]),
+        }
     }
 
     /// The hint to show, if the player asked for one and it is ready: `Ok(None)` at the goal.
-    pub fn hint(&self) -> Option<Result<Option<Hint>, &str>> {
-        if !self.show_hint {
+    pub fn hint(&self) -> Option<Result<Option<&Hint>, &str>> {
+        if !self.show_hint || matches!(self.mode, Mode::Replay(_)) {
             return None;
         }
         match &self.advice {
-            Advice::Ready(hint) => Some(Ok(*hint)),
+            Advice::Ready(hint) => Some(Ok(hint.as_ref())),
             Advice::Failed(why) => Some(Err(why)),
             Advice::Unknown | Advice::Pending(_) => None,
         }
@@ -336,34 +300,36 @@ impl App {
         self.show_hint && matches!(self.advice, Advice::Pending(_))
     }
 
-    /// The distance to the goal as far as it is known.
+    /// The distance to the goal of the position on the screen, as far as it is known: a
+    /// lower bound at once, exact once the solver (or the rules) proved it.
     pub fn distance(&self) -> Distance {
         if let Mode::Replay(r) = &self.mode {
-            let left = r.len() - r.played();
-            return if r.optimal { Distance::Exact(left) } else { Distance::AtMost(left) };
+            if !r.source().drives_the_game() {
+                let known = self.distances.get(r.board());
+                return match r.source() {
+                    Source::Best { optimal: true } => Distance::Exact(r.left()),
+                    _ if known.exact().is_some() => known,
+                    _ => Distance::Between(known.lower().min(r.left()), r.left()),
+                };
+            }
         }
-        let low = self.lower_bound as usize;
-        match &self.advice {
-            _ if self.game.is_solved() => Distance::Exact(0),
-            Advice::Ready(Some(h)) if h.optimal => Distance::Exact(h.distance),
-            Advice::Ready(Some(h)) => Distance::Between(low, h.distance),
-            _ => Distance::AtLeast(low),
-        }
+        self.distances.get(self.game.board())
     }
 
-    /// The tile to highlight: the hint's, or the one the playback moves next.
-    pub fn next_tile(&self) -> Option<u16> {
-        match &self.mode {
-            Mode::Replay(r) => r.upcoming().and_then(|m| self.board().tile_for_move(m)),
+    /// The tile to highlight and the way it goes: the hint's, or the playback's next move.
+    pub fn next_step(&self) -> Option<(u16, Move)> {
+        let m = match &self.mode {
+            Mode::Replay(r) => r.upcoming()?,
             _ => match self.hint() {
-                Some(Ok(Some(h))) => Some(h.tile),
-                _ => None,
+                Some(Ok(Some(h))) => h.step,
+                _ => return None,
             },
-        }
+        };
+        Some((self.board().tile_for_move(m)?, m))
     }
 
-    /// The tile the playback is sliding, if its slide is still under way. The playback
-    /// slides its tiles at speeds up to [`MAX_SLIDING_SPEED`]; faster, tiles jump.
+    /// The tile the playback is sliding, if its slide is still under way (the playback
+    /// slides its tiles at the speeds where the eye can follow them).
     pub fn slide(&self) -> Option<Slide> {
         let (tile, from, start, length) = self.slide?;
         let elapsed = self.now.checked_duration_since(start)?;
@@ -372,6 +338,22 @@ impl App {
             from: self.board().size().xy(from),
             progress: elapsed.as_secs_f32() / length.as_secs_f32(),
         })
+    }
+
+    /// The result card, once the player's board is solved (not while a playback runs).
+    pub fn card(&self) -> Option<Card<'_>> {
+        let shown = matches!(self.mode, Mode::Play | Mode::Help { .. });
+        (shown && self.game.is_solved() && self.game.moves() > 0).then(|| Card {
+            moves: self.game.moves(),
+            time: self.game.elapsed(self.now),
+            assist: self.assist,
+            best: &self.best,
+        })
+    }
+
+    /// The best solution known from this game's start.
+    pub fn best(&self) -> &Best {
+        &self.best
     }
 
     /// Tells the app the terminal's size (for mouse clicks and the size check of `+`).
@@ -394,7 +376,7 @@ impl App {
         match keys::action(key) {
             Some(action) => self.act(action),
             // Any key closes the help, even one that means nothing else.
-            None if self.mode == Mode::Help && key.kind != KeyEventKind::Release => {
+            None if matches!(self.mode, Mode::Help { .. }) && key.kind != KeyEventKind::Release => {
                 self.mode = Mode::Play;
             }
             None => {}
@@ -407,15 +389,24 @@ impl App {
         if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
             return;
         }
-        match self.mode {
+        match &self.mode {
             Mode::Play => {}
-            Mode::Replay(_) => self.stop_replay("playback stopped"),
-            Mode::Help => {
+            // The player takes over from the solver's playback...
+            Mode::Replay(r) if r.source().drives_the_game() => {
+                self.stop_replay("playback stopped");
+            }
+            // ... and a click on a replay of a finished solve only stops it.
+            Mode::Replay(_) => {
+                self.stop_replay("replay stopped");
+                return;
+            }
+            Mode::Help { .. } => {
                 self.mode = Mode::Play;
                 return;
             }
             Mode::Solving { .. } | Mode::Quit => return,
         }
+        self.confirm = None;
         let screen = Screen::new(self.area);
         let Ok(grid) = Grid::fit(screen.board_inner, self.board().size()) else { return };
         let Some((x, y)) = grid.hit(mouse.column, mouse.row) else { return };
@@ -437,8 +428,8 @@ impl App {
         self.make(&moves);
     }
 
-    /// Advances time to `now`: collects the worker's answers and plays the next move of a
-    /// playback when it is due.
+    /// Advances time to `now`: collects the worker's answers and plays the moves of a
+    /// playback that are due.
     pub fn tick(&mut self, now: Instant) {
         self.now = now;
         while let Some(done) = self.worker.poll() {
@@ -454,9 +445,10 @@ impl App {
             return SLIDE_FRAME;
         }
         match &self.mode {
-            Mode::Replay(r) if !r.paused => {
-                r.due.saturating_duration_since(self.now).clamp(FRAME_AT_SPEED, FRAME)
-            }
+            Mode::Replay(r) => match r.due() {
+                Some(due) => due.saturating_duration_since(self.now).clamp(FRAME_AT_SPEED, FRAME),
+                None => FRAME,
+            },
             Mode::Solving { .. } => FRAME,
             _ if self.worker.busy() || self.game.clock_running() => FRAME,
             _ => Duration::from_millis(250),
@@ -508,6 +500,8 @@ impl App {
                 self.handle_event(&event::read()?);
                 // Take in everything queued (a held key, a paste) before drawing again.
                 while self.mode != Mode::Quit && event::poll(Duration::ZERO)? {
+                    // Each move at its own time: the replay of a solve keeps its rhythm.
+                    self.now = Instant::now();
                     self.handle_event(&event::read()?);
                 }
             }
@@ -521,10 +515,19 @@ impl App {
     }
 
     fn act(&mut self, action: Action) {
-        match (&self.mode, action) {
+        // A size change waits for a second press of the same key, and only that.
+        let confirmed = self.confirm.take() == Some(action);
+        match (&mut self.mode, action) {
             (Mode::Quit, _) => {}
             (_, Action::Quit) => self.quit(),
-            (Mode::Help, _) => self.mode = Mode::Play,
+            (Mode::Help { scroll }, Action::Move(d @ (Direction::Up | Direction::Down))) => {
+                *scroll = scrolled(*scroll, d, 1).min(crate::help::max_scroll(self.area));
+            }
+            (Mode::Help { scroll }, Action::Page(d)) => {
+                let page = crate::help::page_height(self.area);
+                *scroll = scrolled(*scroll, d, page).min(crate::help::max_scroll(self.area));
+            }
+            (Mode::Help { .. }, _) => self.mode = Mode::Play,
             (Mode::Solving { id, .. }, Action::Back) => {
                 let id = *id;
                 self.worker.cancel(id);
@@ -532,31 +535,71 @@ impl App {
                 self.say("solve cancelled", Tone::Info);
             }
             (Mode::Solving { .. }, _) => self.say("solving… Esc cancels", Tone::Info),
-            (Mode::Replay(_), Action::Pause) => {
-                if let Mode::Replay(r) = &mut self.mode {
-                    r.paused = !r.paused;
-                    r.due = self.now + interval(self.speed);
-                }
-            }
-            (Mode::Replay(_), Action::Step) => {
-                if let Mode::Replay(r) = &mut self.mode {
-                    r.paused = true;
-                    r.due = self.now;
-                }
-                self.step_replay();
-            }
-            (Mode::Replay(_), Action::More) => self.set_speed(self.speed + 1),
-            (Mode::Replay(_), Action::Less) => self.set_speed(self.speed.saturating_sub(1)),
-            (Mode::Replay(_), Action::Back | Action::Solve) => self.stop_replay("playback stopped"),
-            (Mode::Replay(_), other) => {
-                self.stop_replay("playback stopped");
-                self.act(other);
-            }
-            (Mode::Play, action) => self.play(action),
+            (Mode::Replay(_), _) => self.transport(action),
+            (Mode::Play, action) => self.play(action, confirmed),
         }
     }
 
-    fn play(&mut self, action: Action) {
+    /// A key during a playback: the transport's keys drive it, the size keys are refused
+    /// (they never mean the speed), and any other key stops it and does what it says.
+    fn transport(&mut self, action: Action) {
+        let Mode::Replay(r) = &mut self.mode else { return };
+        let now = self.now;
+        let drives = r.source().drives_the_game();
+        let why = stop_word(r);
+        match action {
+            Action::Pause => r.toggle_pause(now),
+            Action::StepForward => {
+                let before = r.board().clone();
+                match r.step_forward() {
+                    Some(m) => self.mirror(&before, &[m]),
+                    None => self.say("the playback is at its end", Tone::Info),
+                }
+            }
+            Action::StepBack => {
+                if r.step_back().is_none() {
+                    self.say("the playback is at its start", Tone::Info);
+                    return;
+                }
+                self.slide = None;
+                if drives {
+                    let before = self.game.board().clone();
+                    self.game.undo(now);
+                    self.after_change(&before, 1);
+                }
+            }
+            Action::Faster | Action::Slower => {
+                let faster = action == Action::Faster;
+                let changed = if faster { r.faster(now) } else { r.slower(now) };
+                let label = r.speed_label();
+                if let Some(speed) = r.steady_speed() {
+                    self.speed = speed;
+                }
+                if !changed {
+                    let end = if faster { "fastest" } else { "slowest" };
+                    self.say(&format!("{label} is the {end} speed"), Tone::Info);
+                }
+            }
+            Action::Bigger | Action::Smaller => self.say(
+                "+ - change the board's size; the speed is < >. Esc stops the playback",
+                Tone::Info,
+            ),
+            Action::Back => self.stop_replay(why),
+            Action::Solve if drives => self.stop_replay(why),
+            Action::ReplayYours if *r.source() == Source::Yours => self.stop_replay(why),
+            Action::ReplayBest if matches!(r.source(), Source::Best { .. }) => {
+                self.stop_replay(why);
+            }
+            // Arrows on a replay of a finished solve stop it; they move nothing.
+            Action::Move(_) if !drives => self.stop_replay(why),
+            other => {
+                self.stop_replay(why);
+                self.act(other);
+            }
+        }
+    }
+
+    fn play(&mut self, action: Action, confirmed: bool) {
         match action {
             Action::Move(direction) => {
                 let tile_move = match direction {
@@ -576,6 +619,7 @@ impl App {
                     self.say(&why, Tone::Info);
                 }
             }
+            Action::Page(_) => {}
             Action::LowercaseMove(c) => {
                 let upper = c.to_ascii_uppercase();
                 self.say(
@@ -589,20 +633,22 @@ impl App {
                 self.say(&format!("arrows now move {what}"), Tone::Info);
             }
             Action::Undo => {
+                let (before, moves) = (self.game.board().clone(), self.game.moves());
                 if self.game.undo(self.now) {
-                    self.position_changed();
+                    self.after_change(&before, moves.abs_diff(self.game.moves()));
                 } else {
                     self.say("nothing to undo", Tone::Info);
                 }
             }
             Action::Redo => {
+                let (before, moves) = (self.game.board().clone(), self.game.moves());
                 if self.game.redo(self.now) {
-                    self.position_changed();
+                    self.after_change(&before, moves.abs_diff(self.game.moves()));
                 } else {
                     self.say("nothing to redo", Tone::Info);
                 }
             }
-            Action::Scramble => {
+            Action::New => {
                 let board = scramble(&mut self.scrambler, self.game.goal());
                 self.new_game(board, self.game.goal().clone());
                 self.say("a new random board", Tone::Info);
@@ -613,54 +659,94 @@ impl App {
                 self.position_changed();
                 self.say("back to the start of this game", Tone::Info);
             }
-            Action::More => self.resize(true),
-            Action::Less => self.resize(false),
+            Action::Bigger | Action::Smaller => self.resize(action, confirmed),
             Action::Hint => self.ask_hint(),
             Action::Solve => self.ask_solve(),
-            Action::Pause | Action::Step => {
-                self.say("space and . control the solver's playback: press s to solve", Tone::Info)
+            Action::ReplayYours => self.replay_yours(),
+            Action::ReplayBest => self.replay_best(),
+            Action::Faster | Action::Slower => {
+                self.speed = if action == Action::Faster {
+                    (self.speed + 1).min(SPEEDS.len() - 1)
+                } else {
+                    self.speed.saturating_sub(1)
+                };
+                let speed = SPEEDS[self.speed];
+                self.say(&format!("playbacks will run at {speed} moves/s"), Tone::Info);
             }
-            Action::Help => self.mode = Mode::Help,
-            Action::Back | Action::Quit => self.quit(),
+            Action::Pause | Action::StepForward | Action::StepBack => {
+                self.say("space , . < > drive playbacks: s plays the solver's solution", Tone::Info)
+            }
+            Action::Help => self.mode = Mode::Help { scroll: 0 },
+            // Esc stops playbacks and solves; pressed once too often as one ends, it must
+            // not end the game as well.
+            Action::Back => self.say("q quits; Esc stops playbacks and solves", Tone::Info),
+            Action::Quit => self.quit(),
         }
     }
 
     /// Makes one gesture; returns whether it was legal.
     fn make(&mut self, moves: &[Move]) -> bool {
+        let before = self.game.board().clone();
         if !self.game.play(moves, self.now) {
             return false;
         }
-        self.position_changed();
-        // The panel and the title show the solve; the note would only repeat them.
+        self.after_change(&before, moves.len());
         true
     }
 
-    /// Forgets what was known about the old position and starts finding out about the new.
+    /// The game's board changed from `before` by `steps` moves: what was known there tells
+    /// about here (and back), then everything else a new position needs.
+    fn after_change(&mut self, before: &Board, steps: usize) {
+        let after = self.game.board().clone();
+        self.distances.moved(before, &after, steps);
+        self.position_changed();
+    }
+
+    /// Forgets the advice about the old position and starts finding out about the new.
     fn position_changed(&mut self) {
         if let Advice::Pending(id) = self.advice {
             self.worker.cancel(id);
         }
         self.advice = Advice::Unknown;
         self.show_hint = false;
-        self.note = None;
+        let replaying = matches!(self.mode, Mode::Replay(_));
+        // A note about the playback (a refused key, a speed) outlives its moves.
+        if !replaying {
+            self.note = None;
+        }
         self.slide = None;
         let board = self.game.board();
-        self.lower_bound =
-            heuristic::estimate(HeuristicKind::LinearConflict, board, self.game.goal());
-        let replaying = matches!(self.mode, Mode::Replay(_));
-        if board.tiles().len() <= AUTO_DISTANCE_CELLS && !replaying {
+        let known = self.distances.get(board).exact().is_some();
+        if board.tiles().len() <= AUTO_DISTANCE_CELLS && !replaying && !known {
             self.advice = Advice::Pending(self.worker.start(Task::Hint, board, self.game.goal()));
+        }
+        if self.game.is_solved() && self.game.moves() > 0 && !replaying {
+            self.ask_best();
+        }
+    }
+
+    /// Asks the solver for the best solution from the game's start, for the card.
+    fn ask_best(&mut self) {
+        if matches!(self.best, Best::Unknown | Best::Failed(_)) {
+            let id = self.worker.start(Task::Solve, self.game.start(), self.game.goal());
+            self.best = Best::Pending(id);
         }
     }
 
     fn new_game(&mut self, board: Board, goal: Board) {
         self.worker.cancel_all();
+        if goal != *self.distances.goal() {
+            self.distances = Distances::new(&goal);
+        }
         self.game = Game::new(board, goal);
         self.assist = Assist::None;
+        self.best = Best::Unknown;
+        self.advice = Advice::Unknown;
         self.position_changed();
     }
 
-    fn resize(&mut self, grow: bool) {
+    fn resize(&mut self, action: Action, confirmed: bool) {
+        let grow = action == Action::Bigger;
         if let Goal::Board(goal) = &self.goal {
             let size = goal.size();
             self.say(&format!("the goal board fixes the size at {size}"), Tone::Warn);
@@ -687,6 +773,17 @@ impl App {
                 return;
             }
         }
+        // A game in progress is not thrown away by one key press.
+        let in_progress = self.game.moves() > 0 && !self.game.is_solved();
+        if in_progress && !confirmed {
+            let key = if grow { '+' } else { '-' };
+            self.confirm = Some(action);
+            self.say(
+                &format!("press {key} again for a new {new} board (this game ends)"),
+                Tone::Warn,
+            );
+            return;
+        }
         // A named goal exists for every size.
         let Ok(goal) = self.goal.board(new) else { return };
         let board = scramble(&mut self.scrambler, &goal);
@@ -696,7 +793,7 @@ impl App {
 
     fn ask_hint(&mut self) {
         if self.game.is_solved() {
-            self.say("the board is solved: press r for a new one", Tone::Info);
+            self.say("the board is solved: n deals a new one", Tone::Info);
             return;
         }
         self.show_hint = true;
@@ -709,7 +806,7 @@ impl App {
 
     fn ask_solve(&mut self) {
         if self.game.is_solved() {
-            self.say("the board is solved: press r for a new one", Tone::Info);
+            self.say("the board is solved: n deals a new one", Tone::Info);
             return;
         }
         let id = self.worker.start(Task::Solve, self.game.board(), self.game.goal());
@@ -717,10 +814,72 @@ impl App {
         self.note = None;
     }
 
-    fn receive(&mut self, done: crate::worker::Done) {
+    /// `m`: the player's own solve from the start, at its real speed.
+    fn replay_yours(&mut self) {
+        if self.card().is_none() {
+            self.say("m replays your solve once the board is solved", Tone::Info);
+            return;
+        }
+        let (moves, times): (Vec<Move>, Vec<Duration>) = self.game.played().into_iter().unzip();
+        let replay = Replay::recorded(
+            Source::Yours,
+            self.game.start(),
+            moves,
+            &times,
+            self.game.goal(),
+            self.now,
+        );
+        self.start_replay(replay);
+    }
+
+    /// `o`: the best known solution from the start, beside the player's.
+    fn replay_best(&mut self) {
+        if self.card().is_none() {
+            self.say("o replays the optimal solution once the board is solved", Tone::Info);
+            return;
+        }
+        match &self.best {
+            Best::Found { moves, optimal } => {
+                let replay = Replay::steady(
+                    Source::Best { optimal: *optimal },
+                    self.game.start(),
+                    moves.clone(),
+                    self.game.goal(),
+                    self.speed,
+                    self.now,
+                );
+                self.start_replay(replay);
+            }
+            Best::Unknown | Best::Pending(_) => {
+                self.ask_best();
+                self.say("the solver is still working out the optimum", Tone::Info);
+            }
+            Best::Failed(why) => {
+                let why = format!("no solution to replay: {why}");
+                self.say(&why, Tone::Warn);
+            }
+        }
+    }
+
+    fn start_replay(&mut self, replay: Result<Replay, crate::replay::ReplayError>) {
+        match replay {
+            Ok(replay) => {
+                self.slide = None;
+                self.note = None;
+                self.mode = Mode::Replay(replay);
+            }
+            // Never expected: every solution is checked against the goal before it plays.
+            Err(err) => self.say(&format!("cannot play it back: {err}"), Tone::Warn),
+        }
+    }
+
+    fn receive(&mut self, done: Done) {
         match done.answer {
             Answer::Hint(answer) => {
-                if self.advice != Advice::Pending(done.id) || done.board != *self.board() {
+                if let Ok(Some(hint)) = &answer {
+                    self.learn_hint(&done.board, hint);
+                }
+                if self.advice != Advice::Pending(done.id) || done.board != *self.game.board() {
                     return;
                 }
                 self.advice = match answer {
@@ -729,36 +888,42 @@ impl App {
                 };
             }
             Answer::Solve(answer) => {
+                let same_goal = done.board.size() == self.game.goal().size();
+                if let (Ok(solution), true) = (&answer, same_goal) {
+                    let moves = solution.moves.as_slice();
+                    self.distances.solution(&done.board, moves, solution.optimal);
+                    if done.board == *self.game.start() {
+                        self.found_best(moves, solution.optimal);
+                    }
+                }
+                if self.best == Best::Pending(done.id) {
+                    if let Err(why) = &answer {
+                        self.best = Best::Failed(why.clone());
+                    }
+                }
                 if !matches!(self.mode, Mode::Solving { id, .. } if id == done.id) {
                     return;
                 }
                 self.mode = Mode::Play;
                 match answer {
                     // The board cannot change while solving; this only guards the playback.
-                    Ok(_) if done.board != *self.board() => {}
+                    Ok(_) if done.board != *self.game.board() => {}
                     Ok(solution) => {
                         let moves = solution.moves.as_slice().to_vec();
-                        if let Some(&step) = moves.first() {
-                            // The solve answers the hint for this position too.
-                            if let Advice::Pending(id) = self.advice {
-                                self.worker.cancel(id);
-                            }
-                            self.advice = Advice::Ready(Some(Hint {
-                                step,
-                                tile: self.board().tile_for_move(step).unwrap_or(0),
-                                distance: moves.len(),
-                                optimal: solution.optimal,
-                            }));
-                        }
-                        self.mode = Mode::Replay(Replay {
+                        let method = match solution.heuristic {
+                            Some(h) => format!("{} + {}", solution.algorithm.name(), h.name()),
+                            None => solution.algorithm.name().to_string(),
+                        };
+                        let source = Source::Solver { optimal: solution.optimal, method };
+                        let replay = Replay::steady(
+                            source,
+                            self.game.board(),
                             moves,
-                            next: 0,
-                            paused: false,
-                            due: self.now + interval(self.speed),
-                            optimal: solution.optimal,
-                            algorithm: solution.algorithm,
-                            heuristic: solution.heuristic,
-                        });
+                            self.game.goal(),
+                            self.speed,
+                            self.now,
+                        );
+                        self.start_replay(replay);
                     }
                     Err(why) => self.say(&why, Tone::Warn),
                 }
@@ -766,75 +931,129 @@ impl App {
         }
     }
 
-    /// Plays every move that is due by now: one per frame at slow speeds, many per frame at
-    /// the fast ones (a frame is at least [`FRAME_AT_SPEED`]). A playback that fell far behind
-    /// (a stalled machine) picks up from now instead of rushing to catch up.
-    fn advance_replay(&mut self) {
-        for _ in 0..MAX_STEPS_PER_TICK {
-            match &self.mode {
-                Mode::Replay(r) if !r.paused && self.now >= r.due => self.step_replay(),
-                _ => return,
+    /// Everything a hint proves: the position's distance, the whole solution's, and the
+    /// neighbours'.
+    fn learn_hint(&mut self, board: &Board, hint: &Hint) {
+        // An answer about a board of another size came from before a size change: its goal
+        // is not this one. (Within a size the goal is always the same.)
+        if board.size() != self.game.goal().size() {
+            return;
+        }
+        self.distances.solution(board, &hint.solution, hint.optimal);
+        for n in &hint.neighbours {
+            if let Some(next) = board.moved(n.step) {
+                if n.exact {
+                    self.distances.exact(&next, n.distance);
+                } else {
+                    self.distances.at_least(&next, n.distance);
+                }
             }
         }
-        if let Mode::Replay(r) = &mut self.mode {
-            r.due = r.due.max(self.now);
+        if *board == *self.game.start() {
+            self.found_best(&hint.solution, hint.optimal);
         }
     }
 
-    /// Plays the next move of the playback, and ends it at the goal.
-    fn step_replay(&mut self) {
-        let Mode::Replay(r) = &mut self.mode else { return };
-        let Some(m) = r.upcoming() else { return };
-        r.next += 1;
-        r.due += interval(self.speed);
-        let finished = r.next == r.moves.len();
-        let (len, optimal) = (r.moves.len(), r.optimal);
-        self.assist = Assist::Solver;
-        if finished {
-            self.mode = Mode::Play;
+    /// A solution from the game's start: the card's best, if it is better than what was
+    /// known.
+    fn found_best(&mut self, moves: &[Move], optimal: bool) {
+        let better = match &self.best {
+            Best::Found { moves: known, optimal: proven } => {
+                !proven && (optimal || moves.len() < known.len())
+            }
+            _ => true,
+        };
+        if better && !moves.is_empty() {
+            if let Best::Pending(id) = self.best {
+                self.worker.cancel(id);
+            }
+            self.best = Best::Found { moves: moves.to_vec(), optimal };
         }
-        let from = self.board().target(m);
-        let tile = self.board().tile_for_move(m);
-        if self.game.play(&[m], self.now) {
+    }
+
+    /// Plays the moves of the playback that are due by now, and ends it at the goal.
+    fn advance_replay(&mut self) {
+        let Mode::Replay(r) = &mut self.mode else { return };
+        let before = r.board().clone();
+        let made = r.advance(self.now);
+        if !made.is_empty() {
+            self.mirror(&before, &made);
+        }
+    }
+
+    /// Shows the moves `made` that the playback just played from `before`: on the game
+    /// itself when the playback drives it, sliding the tile when one move was made at a
+    /// speed the eye can follow; and ends the playback at its end.
+    fn mirror(&mut self, before: &Board, made: &[Move]) {
+        let Mode::Replay(r) = &self.mode else { return };
+        let drives = r.source().drives_the_game();
+        let slide_time = r.slide_time();
+        let finished = r.finished();
+        let source = r.source().clone();
+        let len = r.len();
+        if drives {
+            self.assist = Assist::Solver;
+            for &m in made {
+                let here = self.game.board().clone();
+                if self.game.play(&[m], self.now) {
+                    let after = self.game.board().clone();
+                    self.distances.moved(&here, &after, 1);
+                }
+            }
             self.position_changed();
-            let speed = SPEEDS[self.speed];
-            if let (Some(from), Some(tile), true) = (from, tile, speed <= MAX_SLIDING_SPEED) {
-                // Most of the time between two moves, so a tile arrives before the next
-                // one leaves; at most 150 ms, so slow playbacks do not drag.
-                let length = (interval(self.speed) * 2 / 3).min(Duration::from_millis(150));
+        }
+        self.slide = None;
+        if let ([m], Some(length)) = (made, slide_time) {
+            if let (Some(from), Some(tile)) = (before.target(*m), before.tile_for_move(*m)) {
                 self.slide = Some((tile, from, self.now, length));
             }
         }
         if finished {
-            let quality = if optimal { "optimal" } else { "not proven optimal" };
-            let len = plural(len, "move");
-            self.say(&format!("the solver finished: {len} ({quality})"), Tone::Good);
+            self.mode = Mode::Play;
+            let note = match source {
+                Source::Solver { optimal, .. } => {
+                    let quality = if optimal { "optimal" } else { "not proven optimal" };
+                    format!("the solver finished: {} ({quality})", plural(len, "move"))
+                }
+                Source::Yours => "your solve, replayed".to_string(),
+                Source::Best { .. } => "the solver's solution, replayed".to_string(),
+            };
+            if drives {
+                // The solve is done: what the card needs is known or on its way.
+                self.position_changed();
+            }
+            self.say(&note, Tone::Good);
         }
     }
 
     fn stop_replay(&mut self, why: &str) {
-        if matches!(self.mode, Mode::Replay(_)) {
+        if let Mode::Replay(r) = &self.mode {
+            let drives = r.source().drives_the_game();
             self.mode = Mode::Play;
-            self.position_changed();
+            self.slide = None;
+            if drives {
+                self.position_changed();
+            }
             self.say(why, Tone::Info);
         }
     }
 
-    fn set_speed(&mut self, speed: usize) {
-        self.speed = speed.min(SPEEDS.len() - 1);
-        if let Mode::Replay(r) = &mut self.mode {
-            r.due = r.due.min(self.now + interval(self.speed));
-        }
-    }
-
     fn say(&mut self, text: &str, tone: Tone) {
-        self.note = Some((text.to_string(), tone));
+        self.note = Some((text.to_string(), tone, self.now));
     }
 }
 
-/// The time between two moves of a playback at speed index `speed`.
-fn interval(speed: usize) -> Duration {
-    Duration::from_secs(1) / SPEEDS[speed.min(SPEEDS.len() - 1)]
+/// What stopping this playback is called.
+fn stop_word(r: &Replay) -> &'static str {
+    if r.source().drives_the_game() { "playback stopped" } else { "replay stopped" }
+}
+
+/// A scroll position moved by `by` lines (the help clamps it to its length when drawn).
+fn scrolled(scroll: u16, direction: Direction, by: u16) -> u16 {
+    match direction {
+        Direction::Up => scroll.saturating_sub(by),
+        _ => scroll.saturating_add(by),
+    }
 }
 
 /// A uniformly random solvable board other than the goal itself (on 2x2 boards the goal
@@ -865,6 +1084,7 @@ pub fn clock(time: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::Verdict;
     use crossterm::event::{KeyCode, KeyModifiers};
 
     /// Long enough for any hint or solve these tests ask for (all instant in practice);
@@ -877,7 +1097,14 @@ mod tests {
 
     fn app_with(board: &str, goal: Goal) -> App {
         let board: Board = board.parse().unwrap();
-        let config = Config { size: board.size(), goal, board: Some(board), seed: 7, color: true };
+        let config = Config {
+            size: board.size(),
+            goal,
+            board: Some(board),
+            seed: 7,
+            color: true,
+            solver: Solver::shared().clone(),
+        };
         App::new(config, Instant::now()).unwrap()
     }
 
@@ -1045,11 +1272,11 @@ mod tests {
         chars(&mut a, "h");
         assert_eq!(a.assist(), Assist::Hints);
         settle_until(&mut a, |a| a.hint().is_some());
-        let hint = a.hint().unwrap().unwrap().unwrap();
+        let hint = a.hint().unwrap().unwrap().unwrap().clone();
         assert!(hint.optimal);
         assert_eq!(hint.distance, 31);
         assert_eq!(a.distance(), Distance::Exact(31));
-        assert_eq!(a.next_tile(), Some(hint.tile));
+        assert_eq!(a.next_step(), Some((hint.tile, hint.step)));
         // Following the hint gets one closer; the hint itself goes away.
         let key = match hint.step {
             Move::Up => KeyCode::Up,
@@ -1074,9 +1301,10 @@ mod tests {
         assert_eq!(a.game().moves(), 0);
         settle_until(&mut a, |a| matches!(a.mode(), Mode::Replay(_)));
         let Mode::Replay(replay) = a.mode() else { unreachable!() };
-        assert_eq!((replay.len(), replay.optimal()), (5, true));
+        assert_eq!(replay.len(), 5);
+        assert!(matches!(replay.source(), Source::Solver { optimal: true, .. }));
         assert_eq!(a.distance(), Distance::Exact(5));
-        assert_eq!(a.speed(), 5);
+        assert_eq!(a.speed(), "5/s");
         // Nothing moves before the first move is due (a fifth of a second at 5 moves/s).
         a.tick(t0 + Duration::from_millis(100));
         assert_eq!(a.game().moves(), 0);
@@ -1087,8 +1315,13 @@ mod tests {
         assert_eq!(a.game().moves(), 1);
         chars(&mut a, "."); // one step
         assert_eq!(a.game().moves(), 2);
-        chars(&mut a, "++");
-        assert_eq!(a.speed(), 12);
+        chars(&mut a, ","); // one step back: the game follows
+        assert_eq!(a.game().moves(), 1);
+        assert_eq!(a.distance(), Distance::Exact(4));
+        chars(&mut a, ".");
+        assert_eq!(a.game().moves(), 2);
+        chars(&mut a, ">>");
+        assert_eq!(a.speed(), "12/s");
         chars(&mut a, " ");
         for ms in 1..=3 {
             a.tick(t0 + Duration::from_secs(10) + Duration::from_millis(100 * ms));
@@ -1134,6 +1367,7 @@ mod tests {
             board: None,
             seed: 3,
             color: true,
+            solver: Solver::shared().clone(),
         };
         let mut a = App::new(config, Instant::now()).unwrap();
         let start = a.now();
@@ -1142,8 +1376,8 @@ mod tests {
         let Mode::Replay(replay) = a.mode() else { unreachable!() };
         let len = replay.len();
         assert!(len > 100, "a long, non-optimal solution: {len}");
-        chars(&mut a, &"+".repeat(SPEEDS.len()));
-        assert_eq!(a.speed(), 1000);
+        chars(&mut a, &">".repeat(SPEEDS.len()));
+        assert_eq!(a.speed(), "1000/s");
         assert_eq!(a.next_wake(), FRAME_AT_SPEED, "frames, not a wake-up per move");
         let frame = |n: u32| start + FRAME_AT_SPEED * n;
         a.tick(frame(1));
@@ -1183,7 +1417,10 @@ mod tests {
         press(&mut a, KeyCode::Esc);
         assert_eq!(a.mode(), &Mode::Play);
         assert_eq!(a.note(), Some(("solve cancelled", Tone::Info)));
+        // One Esc too many does not quit: q does.
         press(&mut a, KeyCode::Esc);
+        assert_eq!(a.mode(), &Mode::Play);
+        chars(&mut a, "q");
         assert_eq!(a.mode(), &Mode::Quit);
     }
 
@@ -1191,7 +1428,7 @@ mod tests {
     fn q_and_ctrl_c_quit_from_every_mode() {
         let mut a = app("1 2 3/4 0 5/7 8 6");
         chars(&mut a, "?");
-        assert_eq!(a.mode(), &Mode::Help);
+        assert_eq!(a.mode(), &Mode::Help { scroll: 0 });
         chars(&mut a, "x"); // any key closes the help
         assert_eq!(a.mode(), &Mode::Play);
         chars(&mut a, "?q");
@@ -1212,6 +1449,7 @@ mod tests {
             board: Some(board),
             seed: 1,
             color: true,
+            solver: Solver::shared().clone(),
         };
         let err = App::new(config, Instant::now()).unwrap_err();
         assert!(matches!(err, StartError::Unsolvable(_)));
@@ -1221,5 +1459,194 @@ mod tests {
     fn clock_format() {
         assert_eq!(clock(Duration::from_millis(83_456)), "1:23.4");
         assert_eq!(clock(Duration::from_secs(3723)), "1:02:03.0");
+    }
+
+    /// Replays the playback on the transport to its end, a frame at a time from `start`,
+    /// checking that the position it shows is always the one its moves lead to.
+    fn play_to_the_end(app: &mut App, start: Instant) {
+        let Mode::Replay(r) = app.mode() else { panic!("no playback: {:?}", app.mode()) };
+        let mut shown = r.start().clone();
+        let moves = r.moves().to_vec();
+        let mut n = 0;
+        while let Mode::Replay(r) = app.mode() {
+            n += 1;
+            assert!(n < 100_000, "the playback never ended");
+            let played = r.played();
+            app.tick(start + FRAME_AT_SPEED * n);
+            let now_played = app.replay().map_or(moves.len(), Replay::played);
+            for &m in &moves[played..now_played] {
+                shown.apply(m).unwrap();
+            }
+            assert_eq!(shown, *app.board());
+        }
+    }
+
+    #[test]
+    fn plus_during_a_playback_never_deals_a_new_board() {
+        // The regression: + and - meant the speed during a playback and the size otherwise,
+        // so a + pressed as the playback ended threw the solved game away.
+        let mut a = app("4 1 3/0 2 5/7 8 6");
+        let t0 = a.now();
+        chars(&mut a, "s");
+        settle_until(&mut a, |a| matches!(a.mode(), Mode::Replay(_)));
+        chars(&mut a, "+-");
+        assert!(matches!(a.mode(), Mode::Replay(_)), "the playback goes on");
+        assert_eq!(a.speed(), "5/s", "+ is not the speed");
+        assert!(a.note().unwrap().0.contains("the speed is < >"));
+        play_to_the_end(&mut a, t0);
+        assert!(a.game().is_solved());
+        chars(&mut a, ">");
+        assert_eq!(a.board().size().to_string(), "3x3");
+        assert!(a.game().is_solved(), "> after a playback keeps the game");
+        assert_eq!(a.note(), Some(("playbacks will run at 8 moves/s", Tone::Info)));
+    }
+
+    #[test]
+    fn a_size_change_asks_before_ending_a_game_in_progress() {
+        let mut a = app("1 2 3/4 0 5/7 8 6");
+        press(&mut a, KeyCode::Left);
+        chars(&mut a, "+");
+        assert_eq!(a.board().size().to_string(), "3x3");
+        assert_eq!(
+            a.note(),
+            Some(("press + again for a new 4x4 board (this game ends)", Tone::Warn))
+        );
+        // Another key in between cancels the question.
+        chars(&mut a, "?x+");
+        assert_eq!(a.board().size().to_string(), "3x3");
+        chars(&mut a, "+");
+        assert_eq!(a.board().size().to_string(), "4x4");
+        assert_eq!(a.game().moves(), 0);
+    }
+
+    #[test]
+    fn undo_and_redo_keep_an_exact_distance() {
+        // The regression: on a board too large for the automatic distance, the exact
+        // distance a hint proved became the bare estimate after an undo and a redo.
+        let mut a = app("1 2 3 4/5 6 7 8/9 10 11 12/13 0 14 15");
+        assert_eq!(a.distance(), Distance::AtLeast(2));
+        press(&mut a, KeyCode::Right); // away from the goal: 13 slides right
+        chars(&mut a, "h");
+        settle_until(&mut a, |a| a.hint().is_some());
+        assert_eq!(a.distance(), Distance::Exact(3));
+        chars(&mut a, "u");
+        assert_eq!(a.distance(), Distance::Exact(2));
+        chars(&mut a, "y");
+        assert_eq!(a.distance(), Distance::Exact(3));
+        chars(&mut a, "u");
+        press(&mut a, KeyCode::Down); // somewhere new: known within two, by the rules
+        assert!(
+            matches!(a.distance(), Distance::Between(1, 3) | Distance::Exact(3)),
+            "{:?}",
+            a.distance()
+        );
+    }
+
+    #[test]
+    fn the_card_compares_your_moves_with_the_optimum_and_replays_both() {
+        // Four moves where two would do.
+        let mut a = app("1 2 3/4 5 6/0 7 8");
+        let t0 = Instant::now();
+        a.tick(t0);
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        a.tick(at(1000));
+        press(&mut a, KeyCode::Left);
+        a.tick(at(1500));
+        press(&mut a, KeyCode::Right);
+        a.tick(at(2000));
+        press(&mut a, KeyCode::Left);
+        a.tick(at(3000));
+        press(&mut a, KeyCode::Left);
+        assert!(a.game().is_solved());
+        settle_until(&mut a, |a| matches!(a.best(), Best::Found { .. }));
+        let card = a.card().unwrap();
+        assert_eq!((card.moves, card.time), (4, Duration::from_secs(2)));
+        assert_eq!(card.tps_text(), "2.00");
+        assert_eq!(card.verdict(), Verdict::Over { over: 2, optimal: 2 });
+
+        // o: the optimal solution from the start, shown without touching the game.
+        chars(&mut a, "o");
+        let Mode::Replay(r) = a.mode() else { panic!("{:?}", a.mode()) };
+        assert_eq!((r.source(), r.len()), (&Source::Best { optimal: true }, 2));
+        assert_eq!(a.board().to_string(), "1 2 3/4 5 6/0 7 8");
+        assert!(a.card().is_none(), "the card makes way for the replay");
+        play_to_the_end(&mut a, at(3000));
+        assert!(a.game().is_solved() && a.game().moves() == 4);
+        assert!(a.card().is_some());
+
+        // m: your own solve at its real speed: the gaps were 0.5, 0.5 and 1 s.
+        chars(&mut a, "m");
+        let Mode::Replay(r) = a.mode() else { panic!("{:?}", a.mode()) };
+        assert_eq!((r.source(), r.len(), r.speed_label().as_str()), (&Source::Yours, 4, "1×"));
+        let t = a.now();
+        a.tick(t + Duration::from_millis(400));
+        assert_eq!(a.replay().unwrap().played(), 1);
+        a.tick(t + Duration::from_millis(899));
+        assert_eq!(a.replay().unwrap().played(), 1);
+        a.tick(t + Duration::from_millis(900));
+        assert_eq!(a.replay().unwrap().played(), 2);
+        // Any other key stops the replay and does what it says: here, a new board.
+        chars(&mut a, "n");
+        assert_eq!(a.mode(), &Mode::Play);
+        assert_eq!(a.game().moves(), 0);
+        assert_eq!(a.best(), &Best::Unknown);
+    }
+
+    #[test]
+    fn every_playback_ends_at_the_goal() {
+        // The solver's playback, the optimal replay and your replay, on a 4x3 board: each
+        // ends with the board at the goal.
+        let config = Config {
+            size: "4x3".parse().unwrap(),
+            goal: Goal::BlankLast,
+            board: None,
+            seed: 9,
+            color: true,
+            solver: Solver::shared().clone(),
+        };
+        let mut a = App::new(config, Instant::now()).unwrap();
+        let t0 = a.now();
+        chars(&mut a, "s");
+        settle_until(&mut a, |a| matches!(a.mode(), Mode::Replay(_)));
+        chars(&mut a, &">".repeat(SPEEDS.len()));
+        play_to_the_end(&mut a, t0);
+        assert!(a.game().is_solved());
+        settle_until(&mut a, |a| matches!(a.best(), Best::Found { .. }));
+        for key in ["o", "m"] {
+            chars(&mut a, key);
+            chars(&mut a, &">".repeat(SPEEDS.len()));
+            let start = a.now();
+            play_to_the_end(&mut a, start);
+            assert_eq!(a.board(), a.game().goal(), "{key}");
+        }
+    }
+
+    #[test]
+    fn the_replay_keys_wait_for_a_solved_board() {
+        let mut a = app("1 2 3/4 5 6/0 7 8");
+        chars(&mut a, "m");
+        assert_eq!(a.mode(), &Mode::Play);
+        assert_eq!(a.note(), Some(("m replays your solve once the board is solved", Tone::Info)));
+        chars(&mut a, " ");
+        assert!(a.note().unwrap().0.starts_with("space , . < > drive playbacks"));
+    }
+
+    #[test]
+    fn the_list_of_keys_scrolls_on_a_small_terminal() {
+        let mut a = app("1 2 3/4 5 6/0 7 8");
+        a.set_area(Rect::new(0, 0, 40, 12));
+        chars(&mut a, "?");
+        press(&mut a, KeyCode::Down);
+        assert_eq!(a.mode(), &Mode::Help { scroll: 1 });
+        for _ in 0..100 {
+            press(&mut a, KeyCode::PageDown);
+        }
+        let end = crate::help::max_scroll(a.area());
+        assert!(end > 0);
+        assert_eq!(a.mode(), &Mode::Help { scroll: end });
+        press(&mut a, KeyCode::Up);
+        assert_eq!(a.mode(), &Mode::Help { scroll: end - 1 });
+        chars(&mut a, "x");
+        assert_eq!(a.mode(), &Mode::Play);
     }
 }

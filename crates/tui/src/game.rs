@@ -12,15 +12,23 @@ use npuzzle_core::{Board, Move};
 /// The history is a list of gestures (one key press, one click that slides a run of tiles,
 /// one step of the solver's playback), so undo takes back what one action did. The move
 /// count is the number of single-tile moves in the history (the single-tile metric): undo
-/// lowers it, redo raises it again.
+/// lowers it, redo raises it again. Each gesture keeps the time on the game's clock when it
+/// was made, for the replay of a solve at its real speed.
 #[derive(Clone, Debug)]
 pub struct Game {
     board: Board,
     start: Board,
     goal: Board,
-    done: Vec<Vec<Move>>,
-    undone: Vec<Vec<Move>>,
+    done: Vec<Gesture>,
+    undone: Vec<Gesture>,
     clock: Clock,
+}
+
+/// Moves made at once, and when (the game's clock then).
+#[derive(Clone, Debug)]
+struct Gesture {
+    moves: Vec<Move>,
+    at: Duration,
 }
 
 /// The game clock: runs from the first move to the solve.
@@ -53,6 +61,11 @@ impl Game {
         &self.board
     }
 
+    /// The position this game started from.
+    pub fn start(&self) -> &Board {
+        &self.start
+    }
+
     /// The goal position.
     pub fn goal(&self) -> &Board {
         &self.goal
@@ -65,7 +78,13 @@ impl Game {
 
     /// Single-tile moves made (undone ones not counted).
     pub fn moves(&self) -> usize {
-        self.done.iter().map(Vec::len).sum()
+        self.done.iter().map(|g| g.moves.len()).sum()
+    }
+
+    /// The moves from the start to the current position (undone ones left out), each with
+    /// the time on the game's clock when it was made: the first move at zero.
+    pub fn played(&self) -> Vec<(Move, Duration)> {
+        self.done.iter().flat_map(|g| g.moves.iter().map(|&m| (m, g.at))).collect()
     }
 
     /// Whether there is something to undo.
@@ -100,8 +119,9 @@ impl Game {
             return false;
         }
         self.board = next;
-        self.done.push(moves.to_vec());
         self.undone.clear();
+        let at = self.elapsed(now);
+        self.done.push(Gesture { moves: moves.to_vec(), at });
         self.after_move(now);
         true
     }
@@ -109,7 +129,7 @@ impl Game {
     /// Takes back the last gesture. Returns whether there was one.
     pub fn undo(&mut self, now: Instant) -> bool {
         let Some(gesture) = self.done.pop() else { return false };
-        for &m in gesture.iter().rev() {
+        for &m in gesture.moves.iter().rev() {
             // The gesture was made from this position, so its inverse replays legally.
             let _ = self.board.apply(m.inverse());
         }
@@ -120,10 +140,11 @@ impl Game {
 
     /// Makes the last undone gesture again. Returns whether there was one.
     pub fn redo(&mut self, now: Instant) -> bool {
-        let Some(gesture) = self.undone.pop() else { return false };
-        for &m in &gesture {
+        let Some(mut gesture) = self.undone.pop() else { return false };
+        for &m in &gesture.moves {
             let _ = self.board.apply(m);
         }
+        gesture.at = self.elapsed(now);
         self.done.push(gesture);
         self.after_move(now);
         true
@@ -204,6 +225,8 @@ mod tests {
         g.play(&[Move::Left], t0 + 4 * s);
         assert!(g.is_solved() && !g.clock_running());
         assert_eq!(g.elapsed(t0 + 100 * s), 3 * s);
+        // Each move with its time on the clock: the first at zero.
+        assert_eq!(g.played(), [(Move::Left, Duration::ZERO), (Move::Left, 3 * s)]);
         g.reset();
         assert_eq!(g.elapsed(t0 + 100 * s), Duration::ZERO);
         assert_eq!(g.board().to_string(), "1 2 3/4 5 6/0 7 8");

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use npuzzle_core::{Board, Move};
-use npuzzle_solver::{Algorithm, Limits, Options, Status};
+use npuzzle_solver::{Algorithm, Limits, Options, Solver, Status};
 
 /// How long each solve of a hint may think: long enough for the optimal attempt that `auto`
 /// makes on 4x4 boards, after which it answers with a non-optimal solution's first move.
@@ -15,7 +15,7 @@ pub const HINT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const MEMORY: usize = 512 << 20;
 
 /// The advice for one position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hint {
     /// The move to make.
     pub step: Move,
@@ -25,16 +25,37 @@ pub struct Hint {
     pub distance: usize,
     /// Whether `distance` is proven minimal (then `step` starts an optimal solution).
     pub optimal: bool,
+    /// The whole solution that `step` starts (`distance` moves).
+    pub solution: Vec<Move>,
+    /// The other legal moves, with what is known of the distance after each.
+    pub neighbours: Vec<Neighbour>,
+}
+
+/// A legal move from the hinted position and the distance after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Neighbour {
+    /// The move.
+    pub step: Move,
+    /// The distance to the goal after it: exact when `exact`, otherwise a lower bound.
+    pub distance: usize,
+    /// Whether `distance` is proven.
+    pub exact: bool,
 }
 
 /// The hint for `board` towards `goal`: `Ok(None)` when the board is already solved, an
 /// error (one line) when no solution was found within the limits or `cancel` was set.
 ///
-/// This is the one place the game asks for advice: [`npuzzle_solver::hint`], optimal and
-/// instant on boards of up to 9 cells, optimal where an optimal solve finishes within the
-/// limits on boards of up to 16 cells (it also solves the neighbouring positions there), and
-/// the next move of the fast non-optimal solver elsewhere (then `optimal` is false).
-pub fn hint(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Option<Hint>, String> {
+/// This is the one place the game asks for advice: [`Solver::hint`] of the game's solver
+/// (with the pattern databases it holds), optimal and instant on boards of up to 9 cells,
+/// optimal where an optimal solve finishes within the limits on boards of up to 16 cells (it
+/// also solves the neighbouring positions there), and the next move of the fast non-optimal
+/// solver elsewhere (then `optimal` is false).
+pub fn hint(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    cancel: Arc<AtomicBool>,
+) -> Result<Option<Hint>, String> {
     if board == goal {
         return Ok(None);
     }
@@ -48,13 +69,22 @@ pub fn hint(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Opti
         },
         ..Options::default()
     };
-    let answer = npuzzle_solver::hint(board, goal, &options).map_err(|e| e.to_string())?;
+    let answer = solver.hint(board, goal, &options).map_err(|e| e.to_string())?;
     match (answer.best, answer.distance, answer.solution.status) {
         (Some(step), Some(distance), _) => Ok(Some(Hint {
             step,
             tile: board.tile_for_move(step).unwrap_or(0),
             distance: usize::try_from(distance).unwrap_or(usize::MAX),
             optimal: answer.exact,
+            solution: answer.solution.moves.as_slice().to_vec(),
+            neighbours: answer
+                .moves
+                .iter()
+                .filter_map(|m| {
+                    let distance = usize::try_from(m.distance?).ok()?;
+                    Some(Neighbour { step: m.direction, distance, exact: m.exact })
+                })
+                .collect(),
         })),
         (_, _, Status::Solved) => Ok(None),
         (_, _, Status::Unsolvable) => Err("this board cannot reach the goal".to_string()),
@@ -71,19 +101,21 @@ mod tests {
     fn hint_on_3x3_is_optimal_and_leads_closer() {
         let board: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
         let goal = Goal::BlankLast.board(board.size()).unwrap();
-        let h = hint(&board, &goal, Arc::default()).unwrap().unwrap();
+        let h = hint(Solver::shared(), &board, &goal, Arc::default()).unwrap().unwrap();
         assert_eq!(h.distance, 31);
         assert!(h.optimal);
         assert_eq!(board.tile_for_move(h.step), Some(h.tile));
+        assert_eq!((h.solution.len(), h.solution[0]), (31, h.step));
+        assert!(h.neighbours.iter().all(|n| n.exact && n.distance.abs_diff(31) == 1));
         let next = board.moved(h.step).unwrap();
-        let after = hint(&next, &goal, Arc::default()).unwrap().unwrap();
+        let after = hint(Solver::shared(), &next, &goal, Arc::default()).unwrap().unwrap();
         assert_eq!(after.distance, 30);
     }
 
     #[test]
     fn no_hint_at_the_goal() {
         let goal = Goal::Snail.board("3x3".parse().unwrap()).unwrap();
-        assert_eq!(hint(&goal, &goal, Arc::default()), Ok(None));
+        assert_eq!(hint(Solver::shared(), &goal, &goal, Arc::default()), Ok(None));
     }
 
     #[test]
@@ -92,7 +124,7 @@ mod tests {
         let board: Board = "0 9 6 3/8 14 12 13/5 2 7 11/15 10 1 4".parse().unwrap();
         let goal = Goal::BlankLast.board(board.size()).unwrap();
         let cancel = Arc::new(AtomicBool::new(true));
-        let err = hint(&board, &goal, cancel).unwrap_err();
+        let err = hint(Solver::shared(), &board, &goal, cancel).unwrap_err();
         assert_eq!(err, "no hint within the time and memory limits");
     }
 }

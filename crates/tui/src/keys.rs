@@ -6,6 +6,10 @@
 //!   letter gets a one-line reminder instead of a surprise);
 //! - `b` or Tab toggles between moving tiles (an arrow names where the tile goes, like the
 //!   `U D L R` notation) and moving the blank (an arrow names where the hole goes);
+//! - every key means one thing in every mode: `+`/`-` are the board's size and only that,
+//!   and the transport of a playback has keys of its own (space, `,` `.` a step back and
+//!   forward, `<` `>` slower and faster, as in video players). A `+` meant for the speed once
+//!   dealt a new board and threw the solved game away;
 //! - the rest are single letters and symbols that no movement key uses.
 //!
 //! Ctrl-C quits in every mode: in raw mode the terminal sends it as a key, not a signal.
@@ -28,8 +32,10 @@ pub enum Direction {
 /// What a key asks for. The mode decides what each action does (see [`crate::App`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Slide a tile (or the blank) this way.
+    /// Slide a tile (or the blank) this way; in the list of keys, scroll it.
     Move(Direction),
+    /// Page Up / Page Down: scroll the list of keys a page.
+    Page(Direction),
     /// A lowercase movement letter: remind the player of Shift.
     LowercaseMove(char),
     /// Toggle between moving tiles and moving the blank.
@@ -38,26 +44,36 @@ pub enum Action {
     Undo,
     /// Make the last undone move again.
     Redo,
-    /// A new uniformly random solvable board.
-    Scramble,
+    /// A new uniformly random solvable board of this size.
+    New,
     /// Back to this game's starting position.
     Reset,
-    /// `+`: a larger board, or a faster playback.
-    More,
-    /// `-`: a smaller board, or a slower playback.
-    Less,
+    /// `+`: a larger board (never anything else).
+    Bigger,
+    /// `-`: a smaller board (never anything else).
+    Smaller,
     /// Show the next move of an optimal solution.
     Hint,
     /// Solve and play the solution back.
     Solve,
-    /// Pause or resume the playback.
+    /// Replay your solve at its real speed (once solved).
+    ReplayYours,
+    /// Replay the optimal solution from this game's start (once solved).
+    ReplayBest,
+    /// Pause or resume a playback.
     Pause,
-    /// One step of the playback.
-    Step,
+    /// One move of a playback forward.
+    StepForward,
+    /// One move of a playback back.
+    StepBack,
+    /// A faster playback.
+    Faster,
+    /// A slower playback.
+    Slower,
     /// Show or hide the list of keys.
     Help,
-    /// Leave the current mode (Esc): cancel a solve, stop a playback, close the help, or
-    /// quit when playing.
+    /// Leave the current mode (Esc): cancel a solve, stop a playback, close the help. Never
+    /// quits: an Esc pressed as a playback ends would end the game too.
     Back,
     /// Quit the game.
     Quit,
@@ -79,18 +95,25 @@ pub fn action(key: KeyEvent) -> Option<Action> {
         KeyCode::Down | KeyCode::Char('S' | 'J') => Action::Move(Direction::Down),
         KeyCode::Left | KeyCode::Char('A' | 'H') => Action::Move(Direction::Left),
         KeyCode::Right | KeyCode::Char('D' | 'L') => Action::Move(Direction::Right),
+        KeyCode::PageUp => Action::Page(Direction::Up),
+        KeyCode::PageDown => Action::Page(Direction::Down),
         KeyCode::Char(c @ ('w' | 'a' | 'd' | 'j' | 'k' | 'l')) => Action::LowercaseMove(c),
         KeyCode::Char('b') | KeyCode::Tab | KeyCode::BackTab => Action::ToggleBlank,
         KeyCode::Char('u') | KeyCode::Backspace => Action::Undo,
         KeyCode::Char('y') => Action::Redo,
-        KeyCode::Char('r') => Action::Scramble,
+        KeyCode::Char('n' | 'r') => Action::New,
         KeyCode::Char('0') => Action::Reset,
-        KeyCode::Char('+' | '=') => Action::More,
-        KeyCode::Char('-' | '_') => Action::Less,
+        KeyCode::Char('+' | '=') => Action::Bigger,
+        KeyCode::Char('-' | '_') => Action::Smaller,
         KeyCode::Char('h') => Action::Hint,
         KeyCode::Char('s') => Action::Solve,
-        KeyCode::Char(' ') | KeyCode::Char('p') => Action::Pause,
-        KeyCode::Char('.') => Action::Step,
+        KeyCode::Char('m') => Action::ReplayYours,
+        KeyCode::Char('o') => Action::ReplayBest,
+        KeyCode::Char(' ' | 'p') => Action::Pause,
+        KeyCode::Char('.') => Action::StepForward,
+        KeyCode::Char(',') => Action::StepBack,
+        KeyCode::Char('>' | ']') => Action::Faster,
+        KeyCode::Char('<' | '[') => Action::Slower,
         KeyCode::Char('?') | KeyCode::F(1) => Action::Help,
         KeyCode::Esc => Action::Back,
         KeyCode::Char('q' | 'Q') => Action::Quit,
@@ -141,6 +164,25 @@ mod tests {
         assert_eq!(action(ctrl('r')), Some(Action::Redo));
         assert_eq!(action(ctrl('s')), None);
         assert_eq!(action(ctrl('h')), None);
+    }
+
+    #[test]
+    fn size_and_speed_have_keys_of_their_own() {
+        for (c, a) in [
+            ('+', Action::Bigger),
+            ('=', Action::Bigger),
+            ('-', Action::Smaller),
+            ('>', Action::Faster),
+            (']', Action::Faster),
+            ('<', Action::Slower),
+            ('[', Action::Slower),
+            ('.', Action::StepForward),
+            (',', Action::StepBack),
+            ('n', Action::New),
+            ('r', Action::New),
+        ] {
+            assert_eq!(action(key(KeyCode::Char(c))), Some(a), "{c}");
+        }
     }
 
     #[test]

@@ -21,9 +21,15 @@ pub struct Screen {
     pub board_inner: Rect,
     /// The side panel (empty on narrow terminals).
     pub panel: Rect,
+    /// The status line above the keys, on narrow terminals of at least
+    /// [`STATUS_MIN_SCREEN_HEIGHT`] rows (empty otherwise): it stands in for the panel.
+    pub status: Rect,
     /// The key line.
     pub footer: Rect,
 }
+
+/// Narrow terminals get a status line when they are at least this tall.
+pub const STATUS_MIN_SCREEN_HEIGHT: u16 = 10;
 
 impl Screen {
     /// The regions of a terminal of size `area`.
@@ -31,12 +37,14 @@ impl Screen {
         let header = Rect { height: area.height.min(1), ..area };
         let footer_h = u16::from(area.height >= 3);
         let footer = Rect { y: area.bottom().saturating_sub(footer_h), height: footer_h, ..area };
+        let panel_w = if area.width >= PANEL_MIN_SCREEN_WIDTH { PANEL_WIDTH } else { 0 };
+        let status_h = u16::from(panel_w == 0 && area.height >= STATUS_MIN_SCREEN_HEIGHT);
+        let status = Rect { y: footer.y.saturating_sub(status_h), height: status_h, ..area };
         let body = Rect {
             y: header.bottom(),
-            height: area.height.saturating_sub(header.height + footer_h),
+            height: area.height.saturating_sub(header.height + footer_h + status_h),
             ..area
         };
-        let panel_w = if area.width >= PANEL_MIN_SCREEN_WIDTH { PANEL_WIDTH } else { 0 };
         let board = Rect { width: body.width - panel_w, ..body };
         let panel = Rect { x: board.right(), width: panel_w, ..body };
         let board_inner = Rect {
@@ -45,7 +53,7 @@ impl Screen {
             width: board.width.saturating_sub(2),
             height: board.height.saturating_sub(2),
         };
-        Screen { header, board, board_inner, panel, footer }
+        Screen { header, board, board_inner, panel, status, footer }
     }
 }
 
@@ -168,6 +176,24 @@ mod tests {
             assert!(Grid::fit(screen.board_inner, size(side, side)).is_ok(), "{side}");
         }
         assert!(Grid::fit(screen.board_inner, size(11, 11)).is_err());
+    }
+
+    #[test]
+    fn narrow_screens_get_a_status_line_and_nothing_overlaps() {
+        for (w, h) in [(40, 12), (30, 8), (63, 10), (64, 24), (0, 0), (1, 1), (200, 60)] {
+            let s = Screen::new(Rect::new(0, 0, w, h));
+            let parts = [s.header, s.board, s.panel, s.status, s.footer];
+            for (i, a) in parts.iter().enumerate() {
+                for b in &parts[i + 1..] {
+                    assert!(a.intersection(*b).is_empty(), "{w}x{h}: {a:?} {b:?}");
+                }
+            }
+            assert_eq!(s.status.height, u16::from(w < PANEL_MIN_SCREEN_WIDTH && h >= 10));
+        }
+        let s = Screen::new(Rect::new(0, 0, 40, 12));
+        assert_eq!((s.board.height, s.status.y, s.footer.y), (9, 10, 11));
+        // A 4x4 board of one-row tiles fits.
+        assert!(Grid::fit(s.board_inner, size(4, 4)).is_ok());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::thread;
 use std::time::Duration;
 
 use npuzzle_core::Board;
-use npuzzle_solver::{Algorithm, Limits, Options, Solution, Status, solve};
+use npuzzle_solver::{Algorithm, Limits, Options, Solution, Solver, Status};
 
 use crate::hint::{self, Hint};
 
@@ -53,20 +53,20 @@ pub enum Answer {
 /// Starts tasks on threads and collects their answers.
 #[derive(Debug)]
 pub struct Worker {
+    solver: Solver,
     sender: Sender<Done>,
     receiver: Receiver<Done>,
     next_id: u64,
     running: Vec<(u64, Arc<AtomicBool>)>,
 }
 
-impl Default for Worker {
-    fn default() -> Worker {
-        let (sender, receiver) = mpsc::channel();
-        Worker { sender, receiver, next_id: 1, running: Vec::new() }
-    }
-}
-
 impl Worker {
+    /// A worker that asks `solver` (a clone shares its tables and databases).
+    pub fn new(solver: Solver) -> Worker {
+        let (sender, receiver) = mpsc::channel();
+        Worker { solver, sender, receiver, next_id: 1, running: Vec::new() }
+    }
+
     /// Starts `task` for `board` towards `goal` on a new thread and returns its id.
     pub fn start(&mut self, task: Task, board: &Board, goal: &Board) -> u64 {
         let id = self.next_id;
@@ -75,10 +75,11 @@ impl Worker {
         self.running.push((id, Arc::clone(&cancel)));
         let position = board.clone();
         let (board, goal, sender) = (board.clone(), goal.clone(), self.sender.clone());
+        let solver = self.solver.clone();
         let work = move || {
             let answer = panic::catch_unwind(AssertUnwindSafe(|| match task {
-                Task::Hint => Answer::Hint(hint::hint(&board, &goal, cancel)),
-                Task::Solve => Answer::Solve(solution(&board, &goal, cancel)),
+                Task::Hint => Answer::Hint(hint::hint(&solver, &board, &goal, cancel)),
+                Task::Solve => Answer::Solve(solution(&solver, &board, &goal, cancel)),
             }))
             .unwrap_or_else(|payload| {
                 let why = panic_message(payload.as_ref());
@@ -148,7 +149,12 @@ impl Drop for Worker {
 }
 
 /// A solution to play back, under the game's limits.
-fn solution(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Solution, String> {
+fn solution(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    cancel: Arc<AtomicBool>,
+) -> Result<Solution, String> {
     let options = Options {
         algorithm: Algorithm::Auto,
         limits: Limits {
@@ -159,7 +165,7 @@ fn solution(board: &Board, goal: &Board, cancel: Arc<AtomicBool>) -> Result<Solu
         },
         ..Options::default()
     };
-    let solution = solve(board, goal, &options).map_err(|e| e.to_string())?;
+    let solution = solver.solve(board, goal, &options).map_err(|e| e.to_string())?;
     match solution.status {
         Status::Solved => Ok(solution),
         Status::Unsolvable => Err("this board cannot reach the goal".to_string()),

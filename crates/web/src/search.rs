@@ -539,21 +539,18 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
 /// when it starts at full speed on a board of at most 4x4 with an algorithm a packed engine
 /// runs (`auto` is IDA*, as [`Solver::solve_watched`] watches it).
 fn fast_path(task: &mut Task, session: &Session) -> bool {
-    let fits = task.board.width() <= 4 && task.board.height() <= 4;
-    if !fits || session.interval().is_some() {
+    if session.interval().is_some() {
         return false;
     }
-    if task.options.algorithm == Algorithm::Auto {
+    // The visualizer's `auto` is IDA*, the optimal search a teacher shows on these boards.
+    if task.options.algorithm == Algorithm::Auto
+        && task.board.width() <= 4
+        && task.board.height() <= 4
+    {
         task.options.algorithm = Algorithm::IdaStar;
     }
-    matches!(
-        task.options.algorithm,
-        Algorithm::AStar
-            | Algorithm::Dijkstra
-            | Algorithm::Bfs
-            | Algorithm::IdaStar
-            | Algorithm::Iddfs
-    )
+    // Which engine can show what is the solver's to say.
+    Solver::samples_nodes(task.board.size(), &task.options)
 }
 
 /// Replays a solution, as `/api/solve` does.

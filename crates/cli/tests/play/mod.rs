@@ -156,13 +156,13 @@ fn panel_value(screen: &str, label: &str) -> Option<String> {
 
 #[test]
 fn play_in_a_terminal_keys_mouse_hint_solve_resize_and_quit() {
-    let script = "env -u NO_COLOR \"$0\" play --seed 1 '1 2 3/4 5 6/0 7 8'";
+    let script = "env -u NO_COLOR \"$0\" play --no-build --seed 1 '1 2 3/4 5 6/0 7 8'";
     let tmux = Tmux::start("keys", 80, 24, script);
     let screen = tmux.wait_text("8-puzzle");
     assert_eq!(tmux.format("#{alternate_on} #{mouse_any_flag}"), "1 1", "{screen}");
     assert_eq!(panel_value(&screen, "Moves").as_deref(), Some("0"));
     // The exact distance arrives from the solver thread.
-    tmux.wait_for("distance 2", |s| panel_value(s, "Distance").as_deref() == Some("2"));
+    tmux.wait_for("distance 2", |s| panel_value(s, "To goal").as_deref() == Some("2"));
 
     // Colours: tiles are filled with the palette's blue or green.
     let colours = tmux.screen_with_colours();
@@ -183,6 +183,8 @@ fn play_in_a_terminal_keys_mouse_hint_solve_resize_and_quit() {
     let screen = tmux.wait_text("Solved!");
     assert_eq!(panel_value(&screen, "Moves").as_deref(), Some("2"), "{screen}");
     assert!(screen.contains("2 moves in"), "{screen}");
+    // The card: two moves, the optimum.
+    tmux.wait_text("optimal!");
 
     // Undo both, then let the solver play its solution back.
     tmux.keys(&["u", "s"]);
@@ -191,16 +193,19 @@ fn play_in_a_terminal_keys_mouse_hint_solve_resize_and_quit() {
     assert_eq!(panel_value(&screen, "Moves").as_deref(), Some("2"), "{screen}");
 
     // Larger: big tiles, and everything redrawn to the new size.
+    tmux.keys(&["u"]);
     tmux.run(&["resize-window", "-x", "120", "-y", "40"]);
     let screen = tmux.wait_for("a 120x40 screen", |s| {
         s.lines().nth(39).is_some_and(|l| l.starts_with(" ←↑↓→ move"))
             && s.lines().nth(1).is_some_and(|l| l.trim_end().chars().count() == 120)
     });
     assert!(screen.contains("█"), "big digits on big tiles:\n{screen}");
-    // Smaller than the panel needs: the board alone.
+    // Smaller than the panel needs: the board alone, with a status line for the distance.
     tmux.run(&["resize-window", "-x", "50", "-y", "16"]);
     tmux.wait_for("a 50x16 screen without the panel", |s| {
-        s.lines().nth(15).is_some_and(|l| l.starts_with(" ←↑↓→")) && !s.contains("Moves")
+        s.lines().nth(15).is_some_and(|l| l.starts_with(" ←↑↓→"))
+            && !s.contains("Moves")
+            && s.lines().nth(14).is_some_and(|l| l.trim_end().ends_with("to goal 1"))
     });
 
     // q quits, and the terminal is back to normal.
@@ -210,7 +215,7 @@ fn play_in_a_terminal_keys_mouse_hint_solve_resize_and_quit() {
 
 #[test]
 fn no_color_is_monochrome_and_ctrl_c_restores_the_terminal() {
-    let tmux = Tmux::start("mono", 80, 24, "NO_COLOR=1 \"$0\" play --size 4x4 --seed 5");
+    let tmux = Tmux::start("mono", 80, 24, "NO_COLOR=1 \"$0\" play --no-build --size 4x4 --seed 5");
     tmux.wait_text("15-puzzle");
     // Bold and reverse video, but no colour: no SGR parameter 30-38, 40-48, 90-97 or
     // 100-107 (39 and 49 are the terminal's own defaults).
@@ -234,10 +239,10 @@ fn no_color_is_monochrome_and_ctrl_c_restores_the_terminal() {
 #[test]
 fn sigterm_during_a_playback_restores_the_terminal() {
     // A 5x5 board: the solver answers at once with a long solution to play back.
-    let tmux = Tmux::start("term", 100, 30, "\"$0\" play --size 5x5 --seed 2");
+    let tmux = Tmux::start("term", 100, 30, "\"$0\" play --no-build --size 5x5 --seed 2");
     tmux.wait_text("24-puzzle");
     tmux.keys(&["s"]);
-    tmux.wait_text("playback ▶");
+    tmux.wait_text("Solution:");
     let pid = tmux.game_pid();
     let killed = Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
     assert!(killed.success(), "kill -TERM {pid:?}");
@@ -273,10 +278,10 @@ fn the_game_ends_when_its_terminal_goes_away() {
     // A terminal closed under the game (an ssh drop, a closed window): the game must not
     // stay behind spinning. Killing the tmux server closes the pseudo-terminal; the game,
     // busy with a playback, must exit by itself.
-    let tmux = Tmux::start("hangup", 100, 30, "\"$0\" play --size 5x5 --seed 3");
+    let tmux = Tmux::start("hangup", 100, 30, "\"$0\" play --no-build --size 5x5 --seed 3");
     tmux.wait_text("24-puzzle");
     tmux.keys(&["s"]);
-    tmux.wait_text("playback ▶");
+    tmux.wait_text("Solution:");
     let pid = tmux.game_pid();
     tmux.run(&["kill-server"]);
     let deadline = Instant::now() + PATIENCE;
@@ -289,4 +294,54 @@ fn the_game_ends_when_its_terminal_goes_away() {
         assert!(Instant::now() < deadline, "npuzzle play (pid {pid}) outlived its terminal");
         sleep(Duration::from_millis(50));
     }
+}
+
+/// The lines of a screen, without the spaces that pad them to the terminal's width.
+fn lines(screen: &str) -> Vec<&str> {
+    screen.lines().map(str::trim_end).collect()
+}
+
+#[test]
+fn at_40x12_the_card_the_transport_and_the_replays_fit() {
+    // The regressions: at 40x12 the title collided, the key line, the hint and the list of
+    // keys were cut; and + meant the speed during a playback but the size after it.
+    let tmux = Tmux::start("small", 40, 12, "\"$0\" play --no-build --seed 1 '1 2 3/4 5 6/0 7 8'");
+    let screen = tmux.wait_for("the exact distance", |s| s.contains("to goal 2"));
+    let l = lines(&screen);
+    assert_eq!(l[0], " npuzzle               0 moves · 0:00.0", "{screen}");
+    assert_eq!(l[11], " u undo  h hint  s solve  n new  ? keys", "{screen}");
+    tmux.keys(&["h"]);
+    let screen = tmux.wait_text("hint: slide 7 ←");
+    assert!(screen.contains("←7"), "an arrow on the hinted tile:\n{screen}");
+
+    // Four moves where two would do: the card says so, over the board.
+    tmux.keys(&["Left", "Right", "Left", "Left"]);
+    let screen = tmux.wait_text("+2 over optimal (2)");
+    assert!(screen.contains("★ Solved!") && screen.contains("4 moves in"), "{screen}");
+    assert!(screen.contains("TPS · with hints"), "{screen}");
+    assert_eq!(lines(&screen)[11], " m your replay  o optimal  n new  ? keys", "{screen}");
+
+    // The optimal solution on the transport, slowly: < before it sets the speed.
+    tmux.keys(&["<", "<", "<", "o", "Space"]);
+    let screen = tmux.wait_text("Optimal · ");
+    assert!(screen.contains("· 1/s"), "{screen}");
+    let screen = tmux.wait_text(" ‖ ");
+    let l = lines(&screen);
+    assert!(l[10].starts_with(" ‖ ") && l[10].contains("/2 · 1/s ─"), "{screen}");
+    assert_eq!(l[11], " space play  ,. step  <> speed  Esc stop", "{screen}");
+    // + during a playback is not the speed and deals no board: it says so.
+    tmux.keys(&["+"]);
+    tmux.wait_text("+ - change the board's size");
+    tmux.keys(&["Space"]);
+    let screen = tmux.wait_text("the solver's solution, replayed");
+    assert!(screen.contains("★ Solved!"), "the card is back:\n{screen}");
+    assert!(lines(&screen)[0].contains("4 moves"), "the same game:\n{screen}");
+
+    // Your own solve, at its real speed; Esc stops it and the card comes back.
+    tmux.keys(&["m"]);
+    tmux.wait_text("Your solve · ");
+    tmux.keys(&["Escape"]);
+    tmux.wait_text("★ Solved!");
+    tmux.keys(&["q"]);
+    tmux.assert_quit_cleanly();
 }

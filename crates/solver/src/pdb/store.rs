@@ -76,6 +76,8 @@ pub struct Store {
     report: Arc<dyn Report>,
     held: Mutex<Vec<Database>>,
     building: Mutex<Vec<Entry>>,
+    /// Warnings already given: each is said once.
+    warned: Mutex<Vec<String>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -103,6 +105,7 @@ impl Store {
             report: Arc::new(Quiet),
             held: Mutex::new(Vec::new()),
             building: Mutex::new(Vec::new()),
+            warned: Mutex::new(Vec::new()),
         }
     }
 
@@ -117,6 +120,16 @@ impl Store {
     #[must_use]
     pub fn with_report(self, report: Arc<dyn Report>) -> Store {
         Store { report, ..self }
+    }
+
+    /// Tells the report `warning` unless it was told before.
+    fn warn(&self, warning: &str) {
+        let mut warned = lock(&self.warned);
+        if !warned.iter().any(|w| w == warning) {
+            warned.push(warning.to_string());
+            drop(warned);
+            self.report.warn(warning);
+        }
     }
 
     /// The cache directory, if any.
@@ -152,7 +165,7 @@ impl Store {
         let files = match cache.list() {
             Ok(files) => files,
             Err(e) => {
-                self.report.warn(&e.to_string());
+                self.warn(&e.to_string());
                 return lock(&self.held).len();
             }
         };
@@ -166,7 +179,7 @@ impl Store {
             }
         }
         for goal in goals {
-            let mut warn = |w: &str| self.report.warn(w);
+            let mut warn = |w: &str| self.warn(w);
             if let Ok(Some(db)) = cache.best(&goal, &mut warn) {
                 self.hold(db);
             }
@@ -192,7 +205,7 @@ impl Store {
             return Some(db);
         }
         if let Some(cache) = &self.cache {
-            let mut warn = |w: &str| self.report.warn(w);
+            let mut warn = |w: &str| self.warn(w);
             for g in [goal, canonical] {
                 match cache.best(g, &mut warn) {
                     Ok(Some(db)) => {
@@ -200,7 +213,7 @@ impl Store {
                         return Some(db);
                     }
                     Ok(None) => {}
-                    Err(e) => self.report.warn(&e.to_string()),
+                    Err(e) => self.warn(&e.to_string()),
                 }
             }
         }
