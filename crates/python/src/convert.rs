@@ -328,9 +328,10 @@ pub(crate) fn batch<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Batch<'py>> {
     if let Some(items) = sequence(obj) {
         // A list of arrays (or of rows) of one shape is read as one array; anything else
         // (strings, Boards, a mix) board by board.
-        let plain = items.first().is_some_and(|first| {
-            !first.is_instance_of::<PyString>() && first.cast::<PyBoard>().is_err()
-        });
+        let plain = !items.is_empty()
+            && items
+                .iter()
+                .all(|item| !item.is_instance_of::<PyString>() && item.cast::<PyBoard>().is_err());
         let stacked = if plain { np.call_method1("asarray", (obj,)).ok() } else { None };
         let integer_3d = stacked.as_ref().is_some_and(|a| {
             a.getattr("ndim").and_then(|n| n.extract::<usize>()).is_ok_and(|n| n == 3)
