@@ -1749,3 +1749,62 @@ fn bench_only_runs_the_chosen_instances_under_their_file_numbers() {
     let run = npuzzle(&["bench", file.to_str().unwrap(), "--only", "0"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
+
+/// Honest labels through the command line: every algorithm with every heuristic on a 3x3, a
+/// 3x4 and a 4x4 board answers with the algorithm and heuristic asked for, or with a note
+/// that says what ran instead and why.
+#[test]
+fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
+    let boards =
+        "7 5 3/1 2 8/4 0 6\n1 2 3 4/5 6 0 8/9 10 7 11\n5 1 2 3/9 6 7 4/13 10 11 8/14 0 15 12\n";
+    let algorithms = [
+        "auto",
+        "bfs",
+        "dfs",
+        "iddfs",
+        "dijkstra",
+        "greedy",
+        "astar",
+        "wastar",
+        "idastar",
+        "table",
+        "reduction",
+    ];
+    let heuristics = ["auto", "hamming", "manhattan", "linear-conflict", "walking-distance", "pdb"];
+    for a in algorithms {
+        for h in heuristics {
+            let args = ["solve", "-f", "json", "-a", a, "--heuristic", h, "--max-nodes", "300000"];
+            let run = npuzzle_with_stdin(&args, Some(boards));
+            let at = format!("-a {a} --heuristic {h}");
+            let records = run.json_lines();
+            assert_eq!(records.len(), 3, "{at}: {}", run.stderr);
+            for r in records {
+                let board = r["board"].as_str().unwrap_or_default().to_string();
+                if r["status"] == "invalid" {
+                    // The table engine refuses boards of more than 9 cells, as documented.
+                    assert_eq!(a, "table", "{at} {board}: {r}");
+                    assert!(r["error"].as_str().unwrap().contains("at most 9 cells"), "{r}");
+                    continue;
+                }
+                let note = r["note"].as_str().unwrap_or("");
+                if r["status"] == "solved" {
+                    assert_replays(
+                        &board,
+                        r["goal"].as_str().unwrap(),
+                        r["moves"].as_str().unwrap(),
+                    );
+                    if a != "auto" {
+                        assert!(r["algorithm"] == a || !note.is_empty(), "{at} {board}: {r}");
+                    }
+                }
+                if h != "auto" && r["status"] != "unsolvable" {
+                    assert!(r["heuristic"] == h || !note.is_empty(), "{at} {board}: {r}");
+                }
+                let informed = ["greedy", "astar", "wastar", "idastar"].contains(&a);
+                if informed && (h == "walking-distance" || h == "pdb") {
+                    assert_eq!(r["heuristic"], h, "{at} {board}: {r}");
+                }
+            }
+        }
+    }
+}
