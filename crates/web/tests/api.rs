@@ -802,3 +802,60 @@ async fn streams_beyond_the_cap_are_answered_503_and_bad_queries_400() {
         assert!(body["error"].is_string());
     }
 }
+
+/// Honest labels through the web API: every algorithm with every heuristic on a 3x3, a 3x4
+/// and a 4x4 board answers with the algorithm and heuristic asked for, or with a note that
+/// says what ran instead and why (this server's solver holds no database: `pdb` says so).
+#[tokio::test]
+async fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
+    let state = state();
+    let boards =
+        ["7 5 3/1 2 8/4 0 6", "1 2 3 4/5 6 0 8/9 10 7 11", "5 1 2 3/9 6 7 4/13 10 11 8/14 0 15 12"];
+    let algorithms = [
+        "auto",
+        "bfs",
+        "dfs",
+        "iddfs",
+        "dijkstra",
+        "greedy",
+        "astar",
+        "wastar",
+        "idastar",
+        "table",
+        "reduction",
+    ];
+    let heuristics = ["auto", "hamming", "manhattan", "linear-conflict", "walking-distance", "pdb"];
+    let mut answered = 0;
+    for board in boards {
+        for a in algorithms {
+            for h in heuristics {
+                let body =
+                    json!({"board": board, "algorithm": a, "heuristic": h, "max_nodes": 300_000});
+                let (status, r) = solve(&state, body).await;
+                let at = format!("{board} -a {a} --heuristic {h}");
+                if status == StatusCode::BAD_REQUEST {
+                    // The table engine refuses boards of more than 9 cells, as documented.
+                    assert_eq!(a, "table", "{at}: {r}");
+                    continue;
+                }
+                assert_eq!(status, StatusCode::OK, "{at}: {r}");
+                answered += 1;
+                let note = r["note"].as_str().unwrap_or("");
+                if r["status"] == "solved" {
+                    assert_solves(&r);
+                    if a != "auto" {
+                        assert!(r["algorithm"] == a || !note.is_empty(), "{at}: {r}");
+                    }
+                }
+                if h != "auto" && r["status"] != "unsolvable" {
+                    assert!(r["heuristic"] == h || !note.is_empty(), "{at}: {r}");
+                }
+                let informed = ["greedy", "astar", "wastar", "idastar"].contains(&a);
+                if informed && h == "walking-distance" {
+                    assert_eq!(r["heuristic"], h, "{at}: {r}");
+                }
+            }
+        }
+    }
+    assert!(answered >= 3 * 10 * 6, "{answered}");
+}
