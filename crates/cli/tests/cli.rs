@@ -1757,22 +1757,10 @@ fn bench_only_runs_the_chosen_instances_under_their_file_numbers() {
 fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
     let boards =
         "7 5 3/1 2 8/4 0 6\n1 2 3 4/5 6 0 8/9 10 7 11\n5 1 2 3/9 6 7 4/13 10 11 8/14 0 15 12\n";
-    let algorithms = [
-        "auto",
-        "bfs",
-        "dfs",
-        "iddfs",
-        "dijkstra",
-        "greedy",
-        "astar",
-        "wastar",
-        "idastar",
-        "table",
-        "reduction",
-    ];
-    let heuristics = ["auto", "hamming", "manhattan", "linear-conflict", "walking-distance", "pdb"];
-    for a in algorithms {
-        for h in heuristics {
+    let algorithms = npuzzle_solver::Algorithm::NAMES;
+    let heuristics = npuzzle_solver::Heuristic::NAMES;
+    for &a in algorithms {
+        for &h in heuristics {
             let args = ["solve", "-f", "json", "-a", a, "--heuristic", h, "--max-nodes", "300000"];
             let run = npuzzle_with_stdin(&args, Some(boards));
             let at = format!("-a {a} --heuristic {h}");

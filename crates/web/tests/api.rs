@@ -811,24 +811,12 @@ async fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
     let state = state();
     let boards =
         ["7 5 3/1 2 8/4 0 6", "1 2 3 4/5 6 0 8/9 10 7 11", "5 1 2 3/9 6 7 4/13 10 11 8/14 0 15 12"];
-    let algorithms = [
-        "auto",
-        "bfs",
-        "dfs",
-        "iddfs",
-        "dijkstra",
-        "greedy",
-        "astar",
-        "wastar",
-        "idastar",
-        "table",
-        "reduction",
-    ];
-    let heuristics = ["auto", "hamming", "manhattan", "linear-conflict", "walking-distance", "pdb"];
+    let algorithms = npuzzle_solver::Algorithm::NAMES;
+    let heuristics = npuzzle_solver::Heuristic::NAMES;
     let mut answered = 0;
     for board in boards {
-        for a in algorithms {
-            for h in heuristics {
+        for &a in algorithms {
+            for &h in heuristics {
                 let body =
                     json!({"board": board, "algorithm": a, "heuristic": h, "max_nodes": 300_000});
                 let (status, r) = solve(&state, body).await;
