@@ -37,7 +37,7 @@ use npuzzle_core::{Board, Move, Moves, Parity};
 
 use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Limits};
-use crate::pdb::rank::{Shifts, subset_rank};
+use crate::pdb::rank::{Suffixes, subset_rank};
 use crate::pdb::{Database, Encoding, Geometry, index_of};
 use crate::solution::{Limit, Reason, Solution, Stats, Status};
 
@@ -91,6 +91,7 @@ pub(crate) struct Engine<'a> {
     mtile: [u8; 32],
     reflect: bool,
     tables: Vec<TableRef<'a>>,
+    suffixes: &'static Suffixes,
     /// Dual lookups on (see [`crate::pdb`], "Dual lookups"): for each group, the blank cells
     /// for which its table serves the dual position.
     dual: bool,
@@ -107,7 +108,8 @@ struct TableRef<'a> {
     bytes: &'a [u8],
     nibble: bool,
     orders: u32,
-    shifts: &'static Shifts,
+    /// Tiles in the group.
+    k: u8,
 }
 
 impl<'a> Engine<'a> {
@@ -172,7 +174,7 @@ impl<'a> Engine<'a> {
                     bytes: db.table_bytes(t),
                     nibble: info.encoding == Encoding::Nibble,
                     orders: info.orders as u32,
-                    shifts: Shifts::get(info.tiles.len()),
+                    k: info.tiles.len() as u8,
                 }
             })
             .collect();
@@ -201,6 +203,7 @@ impl<'a> Engine<'a> {
             mtile,
             reflect: db.mirror().is_some(),
             tables,
+            suffixes: Suffixes::get(),
             dual: false,
             zones,
             any_zone: zones.iter().fold(0, |a, z| a | z),
@@ -368,11 +371,7 @@ impl<'a> Engine<'a> {
         let mask = group.mask ^ (1 << from) ^ (1 << to);
         let i = (group.mask & ((1 << from) - 1)).count_ones();
         let j = (mask & ((1 << to) - 1)).count_ones();
-        let order = if i == j {
-            group.order
-        } else {
-            table.shifts.shift(i as usize, j as usize, group.order)
-        };
+        let order = self.suffixes.shift(usize::from(table.k), i as usize, j as usize, group.order);
         let index = u64::from(subset_rank(mask)) * u64::from(table.orders) + u64::from(order);
         (Group { mask, order, value: 0 }, index)
     }
