@@ -132,7 +132,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         dual: args.dual,
     });
     let mut prepared: std::collections::HashSet<Board> = std::collections::HashSet::new();
-    let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::twentyfour::Tables>> =
+    let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::engine::twentyfour::Tables>> =
         HashMap::new();
     let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
     // The first limit hit: which instance, what limit, and what would help.

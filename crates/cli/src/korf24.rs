@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_core::Board;
-use npuzzle_solver::pdb::Progress as BuildProgress;
-use npuzzle_solver::reduction::manhattan_lower_bound;
-use npuzzle_solver::twentyfour::{self, Config, Progress, Tables};
+use npuzzle_solver::engine::reduction::manhattan_lower_bound;
+use npuzzle_solver::engine::twentyfour::{self, Config, Progress, Tables};
+use npuzzle_solver::heuristic::pdb::Progress as BuildProgress;
 use npuzzle_solver::{
     Algorithm, Heuristic, HeuristicKind, Limit, Limits, Options, Reason, Solution, Status,
     thousands,

@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_core::{Board, Goal, Size};
-use npuzzle_solver::pdb::store::Report;
-use npuzzle_solver::pdb::{Cache, CacheError, DEFAULT_CAP, Database, Partition, Progress, Store};
+use npuzzle_solver::heuristic::pdb::store::Report;
+use npuzzle_solver::heuristic::pdb::{
+    Cache, CacheError, DEFAULT_CAP, Database, Partition, Progress, Store,
+};
 use npuzzle_solver::{Databases, Solver};
 
 use crate::args::{PdbAction, PdbArgs, PdbBuildArgs};
@@ -247,10 +249,10 @@ fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
     }
     let size = args.size.unwrap_or(Size::square(4)?);
     let goal = args.goal.board(size).context("--goal")?;
-    if size.cells() > npuzzle_solver::pdb::MAX_CELLS {
+    if size.cells() > npuzzle_solver::heuristic::pdb::MAX_CELLS {
         bail!(
             "pattern databases need boards of at most {} cells; {size} has {}",
-            npuzzle_solver::pdb::MAX_CELLS,
+            npuzzle_solver::heuristic::pdb::MAX_CELLS,
             size.cells()
         );
     }
@@ -321,7 +323,7 @@ fn korf_felner_fits(args: &PdbBuildArgs) -> anyhow::Result<()> {
         );
     }
     let goal = args.goal.board(size).context("--goal")?;
-    if npuzzle_solver::twentyfour::Tables::korf_felner_partition(&goal).is_err() {
+    if npuzzle_solver::engine::twentyfour::Tables::korf_felner_partition(&goal).is_err() {
         bail!(
             "--partition korf-felner: the tables serve goals with the blank in a corner, and \
              --goal {} has it elsewhere",
@@ -334,7 +336,7 @@ fn korf_felner_fits(args: &PdbBuildArgs) -> anyhow::Result<()> {
 fn list() -> anyhow::Result<ExitCode> {
     let cache = cache();
     let mut files = cache.list()?;
-    let used = |f: &npuzzle_solver::pdb::CachedFile| {
+    let used = |f: &npuzzle_solver::heuristic::pdb::CachedFile| {
         std::fs::metadata(&f.path).and_then(|m| m.modified()).ok()
     };
     // Least recently used first: the order in which the cap removes them.

@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, bail};
 use npuzzle_core::{Goal, Size};
 use npuzzle_solver::Solver;
-use npuzzle_solver::pdb::Store;
+use npuzzle_solver::heuristic::pdb::Store;
 use npuzzle_tui::{App, Config, StartError};
 
 use crate::args::PlayArgs;

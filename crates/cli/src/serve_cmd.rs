@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use npuzzle_core::{Goal, Size};
-use npuzzle_solver::pdb::Store;
+use npuzzle_solver::heuristic::pdb::Store;
 use npuzzle_web::Config;
 
 use crate::args::ServeArgs;

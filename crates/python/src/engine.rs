@@ -12,7 +12,7 @@
 use std::sync::{Arc, OnceLock};
 
 use npuzzle_core::Board;
-use npuzzle_solver::pdb::Database;
+use npuzzle_solver::heuristic::pdb::Database;
 use npuzzle_solver::{Databases, ExactTable, Hint, Options, Solution, Solver};
 
 use crate::databases;

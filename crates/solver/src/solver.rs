@@ -7,14 +7,14 @@ use std::time::Instant;
 use npuzzle_core::{Board, Moves, Parity};
 use npuzzle_search::{Begin, Finish, Flow, Observer};
 
-use crate::database_policy::Databases;
-use crate::dispatch::Task;
+use crate::engine::exact::ExactTable;
 use crate::error::SolveError;
-use crate::exact::ExactTable;
+use crate::heuristic::pdb::Store;
 use crate::options::{Algorithm, Options};
-use crate::pdb::Store;
-use crate::policy::{self, SearchAlgorithm, Step};
+use crate::plan::{self, SearchAlgorithm, Step};
 use crate::relabel::{Relabel, is_canonical};
+use crate::route::Databases;
+use crate::run::Task;
 use crate::sample::{Renamed, Sampler, Unsampled};
 use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
 use crate::tables::Tables;
@@ -86,7 +86,7 @@ impl Solver {
     /// # Examples
     /// ```
     /// use npuzzle_core::{Board, Goal, Size};
-    /// use npuzzle_solver::pdb::{Database, Partition};
+    /// use npuzzle_solver::heuristic::pdb::{Database, Partition};
     /// use npuzzle_solver::{Databases, Heuristic, HeuristicKind, Options, Solver};
     /// let goal = Goal::BlankLast.board(Size::square(3)?)?;
     /// let db = Database::build(&goal, &Partition::parse("4-4", &goal)?, 1, &|_| {}, None)?;
@@ -106,7 +106,7 @@ impl Solver {
     /// A solver sharing this one's tables and databases that also owns `store`: the
     /// requests that use a pattern database (`auto` on boards of 10 to 25 cells, `--heuristic
     /// pdb`) take theirs from it, for any goal the store's tables serve through the goal's
-    /// frame (see [`crate::pdb::store`]); a store that builds on demand builds the small
+    /// frame (see [`crate::heuristic::pdb::store`]); a store that builds on demand builds the small
     /// partition when it has none, unless the board is at its goal or a quick search answers
     /// it at once.
     #[must_use]
@@ -118,8 +118,12 @@ impl Solver {
     /// (loaded, or built when the store builds on demand), held in anonymous memory for
     /// many solves; returns it, or `None` when such requests use none or none can be had.
     /// For benchmarks and batches, so that the first board's time is the search's alone.
-    pub fn prepare(&self, goal: &Board, options: &Options) -> Option<crate::pdb::Database> {
-        crate::database_policy::prepare(self, goal, options)
+    pub fn prepare(
+        &self,
+        goal: &Board,
+        options: &Options,
+    ) -> Option<crate::heuristic::pdb::Database> {
+        crate::route::prepare(self, goal, options)
     }
 
     /// The store this solver owns, if any.
@@ -166,7 +170,7 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         // One route for every request: the tables the solver holds, walking distance where
         // it is asked for, and honest notes where a request cannot be honoured.
-        crate::database_policy::solve_in(self, board, goal, options, ())
+        crate::route::solve_in(self, board, goal, options, ())
     }
 
     /// Solves like [`Solver::solve`], on the same fast engines, showing `observer` the
@@ -185,7 +189,7 @@ impl Solver {
         options: &Options,
         observer: O,
     ) -> Result<Solution, SolveError> {
-        crate::database_policy::solve_in(self, board, goal, options, observer)
+        crate::route::solve_in(self, board, goal, options, observer)
     }
 
     /// The solver's own engines, without its databases or walking distance: what the
@@ -242,7 +246,7 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let mut s =
             self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })?;
-        crate::database_policy::watched_label_check(&mut s, options);
+        crate::route::watched_label_check(&mut s, options);
         Ok(s)
     }
 
@@ -255,7 +259,7 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let clock = Instant::now();
         check_request(board, goal)?;
-        let plan = policy::plan(board.size(), options)?;
+        let plan = plan::plan(board.size(), options)?;
         let original = board;
         // Blank-last and blank-first goals are canonical already: no copies then (a 3x3
         // solve by table takes about a microsecond, so a few allocations would show).
@@ -364,7 +368,7 @@ impl Solver {
         if options.algorithm == Algorithm::Auto && (board.tiles().len() <= 16 || options.optimal) {
             options.algorithm = Algorithm::IdaStar;
         }
-        let plan = policy::plan(board.size(), &options)?;
+        let plan = plan::plan(board.size(), &options)?;
         let Step::Search { algorithm, heuristic, weight, .. } = plan.steps[0] else {
             return self.solve(board, goal, &options);
         };
@@ -377,7 +381,7 @@ impl Solver {
         let tables = Arc::default();
         let task = Task { tables: &tables, board, goal, limits: &options.limits, clock };
         let mut s = task.watched(algorithm, heuristic, weight, observer);
-        crate::database_policy::watched_label_check(&mut s, &options);
+        crate::route::watched_label_check(&mut s, &options);
         Ok(s)
     }
 }

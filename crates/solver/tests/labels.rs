@@ -8,7 +8,7 @@ mod common;
 use std::sync::Arc;
 
 use npuzzle_core::{Board, Goal, Scrambler, Size};
-use npuzzle_solver::pdb::{Cache, Database, Partition, Store};
+use npuzzle_solver::heuristic::pdb::{Cache, Database, Partition, Store};
 use npuzzle_solver::{
     Algorithm, Databases, Heuristic, Limits, Note, Options, SolveError, Solver, Status,
 };

@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 use common::exact;
 use npuzzle_core::{Board, Goal, Move, Size};
 use npuzzle_solver::heuristic::GoalMap;
-use npuzzle_solver::pdb::{Database, Partition};
+use npuzzle_solver::heuristic::pdb::{Database, Partition};
 
 fn check(goal: &Board, spec: &str, dist: &HashMap<Board, u32>) -> Database {
     let partition = Partition::parse(spec, goal).unwrap();
@@ -281,10 +281,11 @@ fn walking_distance_is_admissible_and_consistent_on_every_3x3_and_2x4_position()
 
 mod search {
     use npuzzle_core::{Board, Goal, Scrambler, Size, parse_instances};
-    use npuzzle_solver::pdb::{Database, Partition};
+    use npuzzle_solver::engine::pdb_search;
+    use npuzzle_solver::heuristic::pdb::{Database, Partition};
     use npuzzle_solver::{
-        Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Solver, Status,
-        pdb_search, solve, solve_with,
+        Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Solver, Status, solve,
+        solve_with,
     };
 
     fn replays(board: &Board, goal: &Board, moves: &npuzzle_core::Moves) {
@@ -439,7 +440,7 @@ mod cache {
     use std::path::PathBuf;
 
     use npuzzle_core::{Goal, Size};
-    use npuzzle_solver::pdb::{Cache, CacheError, Database, FileError, Partition};
+    use npuzzle_solver::heuristic::pdb::{Cache, CacheError, Database, FileError, Partition};
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("npuzzle-pdb-{name}-{}", std::process::id()));

@@ -8,8 +8,8 @@ mod common;
 
 use common::exact;
 use npuzzle_core::{Board, Goal, Scrambler, Size};
-use npuzzle_solver::pdb::{Database, Partition};
-use npuzzle_solver::twentyfour::{self, Config, Tables, TablesError};
+use npuzzle_solver::engine::twentyfour::{self, Config, Tables, TablesError};
+use npuzzle_solver::heuristic::pdb::{Database, Partition};
 use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Status};
 
 fn goal(size: Size, g: Goal) -> Board {

@@ -3,7 +3,7 @@
 use npuzzle_core::Board;
 use npuzzle_search::{Begin, Bound, Expand, Finish, Flow, Frontier, Generate, Observer, Progress};
 
-use crate::general;
+use crate::engine::general;
 
 /// Converts the general engine's nodes into boards for `observer`; the unit-cost searches'
 /// `usize` costs become `u32` (no board is deeper than that).

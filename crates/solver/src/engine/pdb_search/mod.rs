@@ -2,7 +2,7 @@
 //! of at most 25 cells that has a [`Database`]).
 //!
 //! The bound of a position is its Manhattan distance plus twice the larger of the table sums
-//! for it and for its mirror about the main diagonal (see [`crate::pdb`]). The search keeps,
+//! for it and for its mirror about the main diagonal (see [`crate::heuristic::pdb`]). The search keeps,
 //! for every group, the cell set as a bit mask and the order rank of its tiles, and for the
 //! mirror the same; a move changes one group on each side, and updating it is a shift of the
 //! mask, two population counts, a rank load and at most one shift-table load (none for a
@@ -15,7 +15,7 @@
 //! Every child's bound is known before the first is searched, which buys bidirectional
 //! pathmax (BPMX; A. Felner, U. Zahavi, J. Schaeffer and R. C. Holte, "Dual lookups in
 //! pattern databases", IJCAI 2005): the tables are admissible but not consistent (see
-//! [`crate::pdb`]), and a move costs one in both directions, so a child's bound less one
+//! [`crate::heuristic::pdb`]), and a move costs one in both directions, so a child's bound less one
 //! bounds its parent and the parent's less one bounds every child. A child whose bound
 //! jumps cuts off its parent, siblings and all. On Korf's 100 with 7-8 and reflection this
 //! takes the generated nodes from 39,303 to 37,926 per instance at the same time per node.
@@ -36,9 +36,9 @@ use std::time::Instant;
 use npuzzle_core::{Board, Move, Moves, Parity};
 
 use crate::heuristic::HeuristicKind;
+use crate::heuristic::pdb::rank::{Suffixes, subset_rank};
+use crate::heuristic::pdb::{Database, Encoding, Geometry, index_of};
 use crate::options::{Algorithm, Limits};
-use crate::pdb::rank::{Suffixes, subset_rank};
-use crate::pdb::{Database, Encoding, Geometry, index_of};
 use crate::solution::{Limit, Reason, Solution, Stats, Status};
 
 /// The most groups a searched partition may have.
@@ -92,7 +92,7 @@ pub(crate) struct Engine<'a> {
     reflect: bool,
     tables: Vec<TableRef<'a>>,
     suffixes: &'static Suffixes,
-    /// Dual lookups on (see [`crate::pdb`], "Dual lookups"): for each group, the blank cells
+    /// Dual lookups on (see [`crate::heuristic::pdb`], "Dual lookups"): for each group, the blank cells
     /// for which its table serves the dual position.
     dual: bool,
     zones: [u32; MAX_GROUPS],
@@ -298,7 +298,7 @@ impl<'a> Engine<'a> {
         if self.dual { h.max(self.dual_h(&node.board, usize::from(node.blank))) } else { h }
     }
 
-    /// The dual bound of the position `board` with the blank on `blank` (see [`crate::pdb`],
+    /// The dual bound of the position `board` with the blank on `blank` (see [`crate::heuristic::pdb`],
     /// "Dual lookups"): the Manhattan distance of the dual position's tiles but its hole, plus
     /// twice the entries of the groups whose tables serve it.
     #[inline]
@@ -330,7 +330,7 @@ impl<'a> Engine<'a> {
             md += u32::from(self.full_dist[t * 32 + usize::from(c)]) * u32::from(t != hole);
         }
         let mut extra = 0u32;
-        let mut cells = [0u8; crate::pdb::MAX_PATTERN_TILES];
+        let mut cells = [0u8; crate::heuristic::pdb::MAX_PATTERN_TILES];
         for (gi, info) in self.db.tables().iter().enumerate() {
             if self.zones[gi] & (1 << blank) == 0 {
                 continue;
@@ -612,7 +612,7 @@ impl<'e, 'a> Pass<'e, 'a> {
             most = most.max(kid.h);
         }
         // Bidirectional pathmax (Felner, Zahavi et al. 2005): the tables are not consistent
-        // (see `crate::pdb`), and a move costs one both ways, so a child's bound less one is
+        // (see `crate::heuristic::pdb`), and a move costs one both ways, so a child's bound less one is
         // a bound for this node too, and this node's less one a bound for every child. A
         // child far above the threshold cuts off its parent and so its siblings' subtrees.
         let h = h.max(most.saturating_sub(1));
@@ -663,7 +663,9 @@ impl<'e, 'a> Pass<'e, 'a> {
 /// # Examples
 /// ```
 /// use npuzzle_core::{Board, Goal, Size};
-/// use npuzzle_solver::{Limits, Status, pdb::{Database, Partition}, pdb_search};
+/// use npuzzle_solver::heuristic::pdb::{Database, Partition};
+/// use npuzzle_solver::engine::pdb_search;
+/// use npuzzle_solver::{Limits, Status};
 /// let goal = Goal::BlankLast.board(Size::new(3, 3)?)?;
 /// let db = Database::build(&goal, &Partition::parse("4-4", &goal)?, 1, &|_| {}, None)?;
 /// let board: Board = "8 6 7/2 5 4/3 0 1".parse()?;
@@ -681,7 +683,7 @@ pub fn solve(
     solve_dual(db, board, limits, threads, false)
 }
 
-/// As [`solve`], with dual lookups when `dual` (see [`crate::pdb`], "Dual lookups"): the bound
+/// As [`solve`], with dual lookups when `dual` (see [`crate::heuristic::pdb`], "Dual lookups"): the bound
 /// of a node is also at least its dual bound, read for the nodes the regular bound keeps.
 ///
 /// # Errors
