@@ -83,9 +83,15 @@ pub struct BenchArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = count)]
     pub limit: Option<u64>,
 
-    /// Threads for each instance (one search split over them).
+    /// Threads for each instance (one search split over them); with --across, instances
+    /// solved at a time instead.
     #[arg(long, allow_negative_numbers = true, value_name = "N", default_value = "1", value_parser = threads)]
     pub threads: usize,
+
+    /// With --threads N: N instances at a time, one thread each, over one loaded table
+    /// (labels in bulk), rows still in file order; the total gives instances a second.
+    #[arg(long)]
+    pub across: bool,
 
     /// With a pattern database: dual lookups too (fewer nodes, each dearer; see the
     /// README's figures).

@@ -7,13 +7,21 @@
 //! is reported as such, never as a length that differs; a limit is named with its value and
 //! the flag that would help.
 //!
+//! `--threads N` splits each instance's search over N threads; with `--across`, N instances
+//! run at a time instead, one thread each, over the one solver and its loaded tables (the
+//! way labels are made in bulk), and the total adds the wall time from the first start to
+//! the last end and the instances a second over it. Every table is readied before the first
+//! clock starts.
+//!
 //! A file is read as `solve` reads one: at most 64 MiB, so `/dev/zero`, a FIFO fed forever or
 //! a huge sparse file is refused at once instead of filling the memory.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -64,6 +72,12 @@ struct Summary {
     /// (Linux); wall time on a shared machine is not the program's speed.
     cpu_seconds: Option<f64>,
     threads: usize,
+    /// Whether the instances ran side by side (`--across`), one thread each.
+    across: bool,
+    /// Wall seconds from the first instance's start to the last one's end (tables ready),
+    /// and instances per wall second over them.
+    wall_seconds: f64,
+    instances_per_second: f64,
     /// Whether the database search made dual lookups (`--dual`).
     dual: bool,
 }
@@ -126,26 +140,24 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "#", "length", "expected", "nodes", "seconds"
         )?;
     }
-    let solver = pdb_cmd::solver(args.threads).with_databases(Databases {
+    // Threads per search: all of them, or one each when instances run side by side.
+    let across = args.across && args.threads > 1 && instances.len() > 1;
+    let search_threads = if across { 1 } else { args.threads };
+    let solver = pdb_cmd::solver(search_threads).with_databases(Databases {
         pdb: None,
-        threads: args.threads,
+        threads: search_threads,
         dual: args.dual,
     });
     let mut prepared: std::collections::HashSet<Board> = std::collections::HashSet::new();
     let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::engine::twentyfour::Tables>> =
         HashMap::new();
-    let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
-    // The first limit hit: which instance, what limit, and what would help.
-    let mut first_limit: Option<String> = None;
-    let (mut expanded, mut generated, mut seconds) = (0u64, 0u64, 0f64);
-    let mut method = String::new();
-    let mut cpu = 0.0;
-    for (i, inst) in instances.iter().enumerate() {
+    let mut goals = Vec::with_capacity(instances.len());
+    // Every table readied before the first clock starts: many solves, so in anonymous memory
+    // rather than read through the mapped file's small pages.
+    for inst in &instances {
         let goal = inst.goal.as_deref().unwrap_or(&Goal::BlankLast).board(inst.board.size())?;
         if !prepared.contains(&goal) && !korf24::applies(&goal, args.algorithm, args.heuristic) {
             let clock = Instant::now();
-            // Many solves: the tables readied before the first one's clock starts, in
-            // anonymous memory rather than read through the mapped file's small pages.
             if let Some(db) = solver.prepare(&goal, &options) {
                 crate::stdio::complain(format_args!(
                     "pattern database {} for {} ({:.1} MB{}), ready in {:.3} s",
@@ -158,104 +170,179 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             }
             prepared.insert(goal.clone());
         }
-        let kf = korf24_tables.entry(goal.clone()).or_insert_with(|| {
+        korf24_tables.entry(goal.clone()).or_insert_with(|| {
             korf24::applies(&goal, args.algorithm, args.heuristic)
                 .then(|| korf24::tables(&goal, pdb_cmd::available_threads(), Some(&cancel)))
                 .flatten()
         });
-        let cpu0 = cpu_seconds();
-        let s = match kf {
+        goals.push(goal);
+    }
+    let solve_one = |i: usize| -> anyhow::Result<npuzzle_solver::Solution> {
+        let inst = &instances[i];
+        let goal = &goals[i];
+        Ok(match &korf24_tables[goal] {
             Some(kf) => korf24::solve(
                 kf,
                 &inst.board,
                 &options.limits,
-                args.threads,
+                search_threads,
                 args.pruning,
                 &format!("#{}", numbers[i]),
             )?,
-            None => solver.solve(&inst.board, &goal, &options)?,
-        };
-        cpu += cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
-        if s.status == Status::Solved {
-            let mut end = inst.board.clone();
-            end.apply_all(&s.moves)?;
-            anyhow::ensure!(
-                end == goal,
-                "bug: the solution of instance {} does not reach the goal",
-                numbers[i]
-            );
+            None => solver.solve(&inst.board, goal, &options)?,
+        })
+    };
+    let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
+    // The first limit hit: which instance, what limit, and what would help.
+    let mut first_limit: Option<String> = None;
+    let (mut expanded, mut generated, mut seconds) = (0u64, 0u64, 0f64);
+    let mut method = String::new();
+    let mut cpu = 0.0;
+    let (cpu_start, wall_start) = (cpu_seconds(), Instant::now());
+    // Raised when the rows stop being read (an error, Ctrl-C): no further instance starts.
+    let stop = AtomicBool::new(false);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let (tx, rx) = mpsc::channel();
+        if across {
+            for _ in 0..args.threads {
+                let tx = tx.clone();
+                let (stop, next, solve_one, cancel) = (&stop, &next, &solve_one, &cancel);
+                let count = instances.len();
+                scope.spawn(move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= count
+                            || stop.load(Ordering::Relaxed)
+                            || cancel.load(Ordering::Relaxed)
+                        {
+                            break;
+                        }
+                        if tx.send((i, solve_one(i))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
         }
-        let length = (s.status == Status::Solved).then_some(s.moves.len());
-        let ok = match (length, inst.optimal) {
-            (Some(l), Some(e)) => l == e as usize || (!s.optimal && l >= e as usize),
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        match s.status {
-            Status::Limit => {
-                limits += 1;
-                if first_limit.is_none() {
-                    first_limit = Some(limit_reason(&s, args, numbers[i]));
+        drop(tx);
+        // Rows in file order: what finished early waits here for the ones before it.
+        let mut waiting = BTreeMap::new();
+        let result = (|| -> anyhow::Result<()> {
+            for i in 0..instances.len() {
+                let s = if across {
+                    loop {
+                        if let Some(s) = waiting.remove(&i) {
+                            break s;
+                        }
+                        match rx.recv() {
+                            Ok((j, s)) => {
+                                waiting.insert(j, s);
+                            }
+                            // The workers stopped (Ctrl-C) before this instance.
+                            Err(_) => return Ok(()),
+                        }
+                    }
+                } else {
+                    let cpu0 = cpu_seconds();
+                    let s = solve_one(i);
+                    cpu += cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
+                    s
+                }?;
+                let (inst, goal) = (&instances[i], &goals[i]);
+                if s.status == Status::Solved {
+                    let mut end = inst.board.clone();
+                    end.apply_all(&s.moves)?;
+                    anyhow::ensure!(
+                        end == *goal,
+                        "bug: the solution of instance {} does not reach the goal",
+                        numbers[i]
+                    );
+                }
+                let length = (s.status == Status::Solved).then_some(s.moves.len());
+                let ok = match (length, inst.optimal) {
+                    (Some(l), Some(e)) => l == e as usize || (!s.optimal && l >= e as usize),
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                match s.status {
+                    Status::Limit => {
+                        limits += 1;
+                        if first_limit.is_none() {
+                            first_limit = Some(limit_reason(&s, args, numbers[i]));
+                        }
+                    }
+                    Status::Unsolvable => unsolvable += 1,
+                    _ if !ok => mismatches += 1,
+                    _ => {}
+                }
+                expanded += s.stats.expanded;
+                generated += s.stats.generated;
+                seconds += s.stats.seconds;
+                method = format!(
+                    "{}{}",
+                    s.algorithm,
+                    s.heuristic.map_or(String::new(), |h| format!(" + {h}"))
+                );
+                if json {
+                    let row = Row {
+                        index: numbers[i],
+                        board: inst.board.to_string(),
+                        status: s.status.name(),
+                        length,
+                        expected: inst.optimal,
+                        ok,
+                        expanded: s.stats.expanded,
+                        generated: s.stats.generated,
+                        seconds: s.stats.seconds,
+                        algorithm: s.algorithm.name(),
+                        heuristic: s.heuristic.map(|h| h.name()),
+                    };
+                    writeln!(out, "{}", serde_json::to_string(&row)?)?;
+                } else {
+                    let length =
+                        length.map_or_else(|| s.status.name().to_string(), |l| l.to_string());
+                    let expected = inst.optimal.map_or_else(|| "-".to_string(), |e| e.to_string());
+                    let flag = match s.status {
+                        _ if ok => String::new(),
+                        Status::Limit => {
+                            format!(
+                                "  ({})",
+                                s.limit().map_or_else(|| "limit".to_string(), |l| l.to_string())
+                            )
+                        }
+                        Status::Unsolvable => "  (cannot reach the goal)".to_string(),
+                        _ => "  DIFFERS".to_string(),
+                    };
+                    writeln!(
+                        out,
+                        "{:>5} {:>6} {:>8} {:>14} {:>10.4}{flag}",
+                        numbers[i],
+                        length,
+                        expected,
+                        thousands(s.stats.generated),
+                        s.stats.seconds
+                    )?;
+                }
+                out.flush()?;
+                done += 1;
+                if cancel.load(Ordering::Relaxed) {
+                    crate::stdio::complain(format_args!(
+                        "interrupted: instance {} stopped at bound {}",
+                        numbers[i],
+                        s.lower_bound.unwrap_or(0)
+                    ));
+                    break;
                 }
             }
-            Status::Unsolvable => unsolvable += 1,
-            _ if !ok => mismatches += 1,
-            _ => {}
-        }
-        expanded += s.stats.expanded;
-        generated += s.stats.generated;
-        seconds += s.stats.seconds;
-        method =
-            format!("{}{}", s.algorithm, s.heuristic.map_or(String::new(), |h| format!(" + {h}")));
-        if json {
-            let row = Row {
-                index: numbers[i],
-                board: inst.board.to_string(),
-                status: s.status.name(),
-                length,
-                expected: inst.optimal,
-                ok,
-                expanded: s.stats.expanded,
-                generated: s.stats.generated,
-                seconds: s.stats.seconds,
-                algorithm: s.algorithm.name(),
-                heuristic: s.heuristic.map(|h| h.name()),
-            };
-            writeln!(out, "{}", serde_json::to_string(&row)?)?;
-        } else {
-            let length = length.map_or_else(|| s.status.name().to_string(), |l| l.to_string());
-            let expected = inst.optimal.map_or_else(|| "-".to_string(), |e| e.to_string());
-            let flag = match s.status {
-                _ if ok => String::new(),
-                Status::Limit => {
-                    format!(
-                        "  ({})",
-                        s.limit().map_or_else(|| "limit".to_string(), |l| l.to_string())
-                    )
-                }
-                Status::Unsolvable => "  (cannot reach the goal)".to_string(),
-                _ => "  DIFFERS".to_string(),
-            };
-            writeln!(
-                out,
-                "{:>5} {:>6} {:>8} {:>14} {:>10.4}{flag}",
-                numbers[i],
-                length,
-                expected,
-                thousands(s.stats.generated),
-                s.stats.seconds
-            )?;
-        }
-        out.flush()?;
-        done += 1;
-        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-            crate::stdio::complain(format_args!(
-                "interrupted: instance {} stopped at bound {}",
-                numbers[i],
-                s.lower_bound.unwrap_or(0)
-            ));
-            break;
-        }
+            Ok(())
+        })();
+        stop.store(true, Ordering::Relaxed);
+        result
+    })?;
+    let wall = wall_start.elapsed().as_secs_f64();
+    if across {
+        cpu = cpu_seconds().zip(cpu_start).map_or(0.0, |(b, a)| b - a);
     }
     let n = done;
     let rate = if seconds > 0.0 { generated as f64 / seconds } else { 0.0 };
@@ -271,6 +358,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             nodes_per_second: rate,
             cpu_seconds: cpu_seconds().map(|_| cpu),
             threads: args.threads,
+            across,
+            wall_seconds: wall,
+            instances_per_second: n as f64 / wall.max(1e-9),
             dual: args.dual,
         };
         writeln!(out, "{}", serde_json::to_string(&summary)?)?;
@@ -287,6 +377,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             args.threads,
             if args.threads == 1 { "" } else { "s" }
         )?;
+        if across {
+            writeln!(
+                out,
+                "across: {} instances at a time, one thread each: {wall:.3} s wall from the first start to the last end, {:.0} instances a second",
+                args.threads,
+                n as f64 / wall.max(1e-9)
+            )?;
+        }
     }
     out.flush()?;
     if mismatches > 0 {

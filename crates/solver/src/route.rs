@@ -186,7 +186,12 @@ fn database(solver: &Solver, board: &Board, goal: &Board, options: &Options) -> 
 }
 
 /// [`Solver::prepare`].
-pub(crate) fn prepare(solver: &Solver, goal: &Board, options: &Options) -> Option<Database> {
+pub(crate) fn prepare(
+    solver: &Solver,
+    goal: &Board,
+    options: &Options,
+    build: bool,
+) -> Option<Database> {
     if !uses_db(options, goal) {
         return None;
     }
@@ -194,7 +199,11 @@ pub(crate) fn prepare(solver: &Solver, goal: &Board, options: &Options) -> Optio
     if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d)) {
         return Some(db.clone());
     }
-    solver.store()?.prepare(goal, options.limits.cancel.as_deref()).filter(serves)
+    let store = solver.store()?;
+    if !build && store.find(goal).is_none() {
+        return None;
+    }
+    store.prepare(goal, options.limits.cancel.as_deref()).filter(serves)
 }
 
 /// Whether a quick optimal search (IDA* with linear conflict, [`QUICK_NODES`] expansions)

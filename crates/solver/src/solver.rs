@@ -123,7 +123,18 @@ impl Solver {
         goal: &Board,
         options: &Options,
     ) -> Option<crate::heuristic::pdb::Database> {
-        crate::route::prepare(self, goal, options)
+        crate::route::prepare(self, goal, options, true)
+    }
+
+    /// As [`Solver::prepare`], but never builds: only a database held in memory or kept by
+    /// the cache is readied. For batches that should cost no more than their boards need
+    /// (a batch of boards a quick search answers never waits for a build).
+    pub fn prepare_cached(
+        &self,
+        goal: &Board,
+        options: &Options,
+    ) -> Option<crate::heuristic::pdb::Database> {
+        crate::route::prepare(self, goal, options, false)
     }
 
     /// The store this solver owns, if any.

@@ -298,6 +298,30 @@ mod search {
         Database::build(goal, &Partition::parse(spec, goal).unwrap(), 2, &|_| {}, None).unwrap()
     }
 
+    /// The node counts every engine reports, the ones the README compares with Korf and
+    /// Felner's: a node is *generated* when a move makes it and its bound is computed (moves
+    /// the pruning machine forbids, the undoing move among them, make none; the root is not
+    /// counted); a node is *expanded* when its children are made (the goal is not expanded);
+    /// every iteration counts, the last one up to the solution.
+    #[test]
+    fn generated_nodes_are_the_children_made_after_move_pruning() {
+        let goal = Goal::BlankLast.board(Size::square(3).unwrap()).unwrap();
+        let db = db(&goal, "4-4");
+        let counts = |board: &str| {
+            let board: Board = board.parse().unwrap();
+            let s = pdb_search::solve(&db, &board, &Limits::default(), 1).unwrap();
+            assert_eq!(s.status, Status::Solved);
+            (s.moves.len(), s.stats.expanded, s.stats.generated)
+        };
+        // The goal: nothing expanded, nothing generated.
+        assert_eq!(counts("1 2 3/4 5 6/7 8 0"), (0, 0, 0));
+        // One move away, the blank on an edge: the root's three children are made.
+        assert_eq!(counts("1 2 3/4 5 6/7 0 8"), (1, 1, 3));
+        // Two moves away, the blank in a corner: the root's two children, then two of the
+        // middle child's three (the third would undo the move): 4 generated, 2 expanded.
+        assert_eq!(counts("1 2 3/4 5 6/0 7 8"), (2, 2, 4));
+    }
+
     #[test]
     fn ida_on_databases_agrees_with_exact_distances_on_3x3() {
         let size = Size::square(3).unwrap();

@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::thread;
 
 use super::{Engine, Node, Pass, Watch};
+use crate::pruning::FORBIDDEN;
 use crate::solution::Stats;
 
 /// Frontier nodes to aim for per thread: enough for the threads to even out on the last
@@ -51,7 +52,8 @@ struct Start {
     node: Node,
     h: u32,
     cap: u32,
-    last: u8,
+    /// The pruning machine's state.
+    state: u16,
     path: [u8; MAX_DEPTH],
 }
 
@@ -71,36 +73,35 @@ struct Shared {
 /// bounds the sequential search would give it.
 fn frontier(engine: &Engine<'_>, root: &Node, want: usize, stats: &mut Stats) -> (Vec<Start>, u32) {
     let h0 = engine.h(root);
-    let mut level = vec![Start { node: *root, h: h0, cap: h0, last: 4, path: [0; MAX_DEPTH] }];
+    let mut level = vec![Start { node: *root, h: h0, cap: h0, state: 0, path: [0; MAX_DEPTH] }];
     let mut depth = 0u32;
     while depth < h0 && level.len() < want && (depth as usize) < MAX_DEPTH {
         let mut next = Vec::with_capacity(level.len() * 3);
         for s in &level {
             stats.expanded += 1;
-            let mut kids = [(0u8, *root, 0u32); 4];
-            let moves = engine.moves(&s.node, usize::from(s.last));
+            let mut kids = [(0u8, 0u16, *root, 0u32); 4];
+            let mut n = 0;
             let mut most = 0;
-            for (kid, &(m, to)) in kids.iter_mut().zip(moves) {
+            for &(m, to) in engine.moves(&s.node, 4) {
+                let state = engine.prune(s.state, m);
+                if state == FORBIDDEN {
+                    continue;
+                }
                 stats.generated += 1;
                 let child = engine.child(&s.node, to);
                 let h = engine.h(&child);
                 most = most.max(h);
-                *kid = (m, child, h);
+                kids[n] = (m, state, child, h);
+                n += 1;
             }
             // Pathmax both ways, as `Pass::dfs` does at this node.
             let h = s.h.max(most.saturating_sub(1));
             let cap = s.cap.max(depth + h);
-            for &(m, child, kh) in &kids[..moves.len()] {
+            for &(m, state, child, kh) in &kids[..n] {
                 let kh = kh.max(h.saturating_sub(1));
                 let mut path = s.path;
                 path[depth as usize] = m;
-                next.push(Start {
-                    node: child,
-                    h: kh,
-                    cap: cap.max(depth + 1 + kh),
-                    last: m,
-                    path,
-                });
+                next.push(Start { node: child, h: kh, cap: cap.max(depth + 1 + kh), state, path });
             }
         }
         level = next;
@@ -147,7 +148,7 @@ pub(crate) fn search(
             pass.iteration = k;
             pass.stopped = false;
             pass.path[..depth as usize].copy_from_slice(&s.path[..depth as usize]);
-            if pass.dfs(&s.node, depth, usize::from(s.last), s.h) {
+            if pass.dfs(&s.node, depth, s.state, s.h) {
                 let mut slot = shared.found.lock().unwrap_or_else(|e| e.into_inner());
                 if slot.as_ref().is_none_or(|(j, _)| k < *j) {
                     *slot = Some((k, pass.path[..pass.depth as usize].to_vec()));
