@@ -684,6 +684,35 @@ fn bench_reports_every_instance_and_fails_on_a_wrong_length() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn bench_across_gives_one_threads_lengths_in_file_order() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-cli-across-{}", std::process::id()));
+    let korf = |extra: &[&str]| {
+        let mut args = vec!["bench", "korf100", "--limit", "4", "--heuristic", "pdb"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--format", "json"]);
+        let run = npuzzle_in(&dir, &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.json_lines()
+    };
+    let one = korf(&[]);
+    let across = korf(&["--threads", "2", "--across"]);
+    assert_eq!(one.len(), 5);
+    assert_eq!(across.len(), 5);
+    for (a, b) in one[..4].iter().zip(&across[..4]) {
+        assert_eq!((&a["index"], &a["length"]), (&b["index"], &b["length"]));
+        // One thread per instance: the same search, node for node.
+        assert_eq!(a["generated"], b["generated"]);
+    }
+    assert_eq!(across[4]["across"], true);
+    assert!(across[4]["instances_per_second"].as_f64().is_some_and(|r| r > 0.0), "{}", across[4]);
+    let text =
+        npuzzle_in(&dir, &["bench", "korf100", "--limit", "3", "--threads", "2", "--across"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("across: 2 instances at a time"), "{}", text.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Runs the binary with the given stdout and stderr, returning the exit status and what was
 /// captured of stderr (when it is piped).
 fn npuzzle_to(args: &[&str], stdout: Stdio, stderr: Stdio) -> (i32, String) {
