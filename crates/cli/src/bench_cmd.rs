@@ -10,7 +10,6 @@
 //! A file is read as `solve` reads one: at most 64 MiB, so `/dev/zero`, a FIFO fed forever or
 //! a huge sparse file is refused at once instead of filling the memory.
 
-use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -23,7 +22,8 @@ use serde::Serialize;
 
 use crate::advice::{self, Given};
 use crate::args::{BenchArgs, ScrambleFormat};
-use crate::{korf24, pdb_cmd};
+use crate::pdb_cmd;
+use crate::progress::{Mode, Progress};
 
 /// Exit status when an instance cannot reach its goal (as `solve`'s).
 const EXIT_UNSOLVABLE: u8 = 3;
@@ -130,10 +130,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         pdb: None,
         threads: args.threads,
         dual: args.dual,
+        pruning: args.pruning,
     });
     let mut prepared: std::collections::HashSet<Board> = std::collections::HashSet::new();
-    let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::engine::twentyfour::Tables>> =
-        HashMap::new();
+    // The search's bound and nodes on a terminal, for instances that take more than a second.
+    let progress = Progress::new(Mode::choose(false, false), instances.len(), 1);
     let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
     // The first limit hit: which instance, what limit, and what would help.
     let mut first_limit: Option<String> = None;
@@ -142,13 +143,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut cpu = 0.0;
     for (i, inst) in instances.iter().enumerate() {
         let goal = inst.goal.as_deref().unwrap_or(&Goal::BlankLast).board(inst.board.size())?;
-        if !prepared.contains(&goal) && !korf24::applies(&goal, args.algorithm, args.heuristic) {
+        if !prepared.contains(&goal) {
             let clock = Instant::now();
             // Many solves: the tables readied before the first one's clock starts, in
             // anonymous memory rather than read through the mapped file's small pages.
             if let Some(db) = solver.prepare(&goal, &options) {
+                let kind = if db.covers_every_tile() { "pattern database" } else { "tables" };
                 crate::stdio::complain(format_args!(
-                    "pattern database {} for {} ({:.1} MB{}), ready in {:.3} s",
+                    "{kind} {} for {} ({:.1} MB{}), ready in {:.3} s",
                     db.partition().sizes(),
                     db.size(),
                     db.bytes().len() as f64 / 1e6,
@@ -158,23 +160,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             }
             prepared.insert(goal.clone());
         }
-        let kf = korf24_tables.entry(goal.clone()).or_insert_with(|| {
-            korf24::applies(&goal, args.algorithm, args.heuristic)
-                .then(|| korf24::tables(&goal, pdb_cmd::available_threads(), Some(&cancel)))
-                .flatten()
-        });
         let cpu0 = cpu_seconds();
-        let s = match kf {
-            Some(kf) => korf24::solve(
-                kf,
-                &inst.board,
-                &options.limits,
-                args.threads,
-                args.pruning,
-                &format!("#{}", numbers[i]),
-            )?,
-            None => solver.solve(&inst.board, &goal, &options)?,
-        };
+        let s = solver.solve_observed(&inst.board, &goal, &options, progress.watcher())?;
         cpu += cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
         if s.status == Status::Solved {
             let mut end = inst.board.clone();
@@ -246,7 +233,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 s.stats.seconds
             )?;
         }
-        out.flush()?;
+        // Rows wait in the buffer while the progress line is up, and are written with it
+        // cleared.
+        progress.suspend(|| out.flush())?;
         done += 1;
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
             crate::stdio::complain(format_args!(
