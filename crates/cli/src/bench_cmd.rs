@@ -16,7 +16,7 @@
 //! A file is read as `solve` reads one: at most 64 MiB, so `/dev/zero`, a FIFO fed forever or
 //! a huge sparse file is refused at once instead of filling the memory.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -31,7 +31,8 @@ use serde::Serialize;
 
 use crate::advice::{self, Given};
 use crate::args::{BenchArgs, ScrambleFormat};
-use crate::{korf24, pdb_cmd};
+use crate::pdb_cmd;
+use crate::progress::{Mode, Progress};
 
 /// Exit status when an instance cannot reach its goal (as `solve`'s).
 const EXIT_UNSOLVABLE: u8 = 3;
@@ -147,20 +148,22 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         pdb: None,
         threads: search_threads,
         dual: args.dual,
+        pruning: args.pruning,
     });
     let mut prepared: std::collections::HashSet<Board> = std::collections::HashSet::new();
-    let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::engine::twentyfour::Tables>> =
-        HashMap::new();
+    // The search's bound and nodes on a terminal, for instances that take more than a second.
+    let progress = Progress::new(Mode::choose(false, false), instances.len(), 1);
     let mut goals = Vec::with_capacity(instances.len());
     // Every table readied before the first clock starts: many solves, so in anonymous memory
     // rather than read through the mapped file's small pages.
     for inst in &instances {
         let goal = inst.goal.as_deref().unwrap_or(&Goal::BlankLast).board(inst.board.size())?;
-        if !prepared.contains(&goal) && !korf24::applies(&goal, args.algorithm, args.heuristic) {
+        if !prepared.contains(&goal) {
             let clock = Instant::now();
             if let Some(db) = solver.prepare(&goal, &options) {
+                let kind = if db.covers_every_tile() { "pattern database" } else { "tables" };
                 crate::stdio::complain(format_args!(
-                    "pattern database {} for {} ({:.1} MB{}), ready in {:.3} s",
+                    "{kind} {} for {} ({:.1} MB{}), ready in {:.3} s",
                     db.partition().sizes(),
                     db.size(),
                     db.bytes().len() as f64 / 1e6,
@@ -170,27 +173,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             }
             prepared.insert(goal.clone());
         }
-        korf24_tables.entry(goal.clone()).or_insert_with(|| {
-            korf24::applies(&goal, args.algorithm, args.heuristic)
-                .then(|| korf24::tables(&goal, pdb_cmd::available_threads(), Some(&cancel)))
-                .flatten()
-        });
         goals.push(goal);
     }
     let solve_one = |i: usize| -> anyhow::Result<npuzzle_solver::Solution> {
-        let inst = &instances[i];
-        let goal = &goals[i];
-        Ok(match &korf24_tables[goal] {
-            Some(kf) => korf24::solve(
-                kf,
-                &inst.board,
-                &options.limits,
-                search_threads,
-                args.pruning,
-                &format!("#{}", numbers[i]),
-            )?,
-            None => solver.solve(&inst.board, goal, &options)?,
-        })
+        Ok(solver.solve_observed(&instances[i].board, &goals[i], &options, progress.watcher())?)
     };
     let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
     // The first limit hit: which instance, what limit, and what would help.

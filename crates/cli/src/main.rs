@@ -33,7 +33,6 @@ mod check_cmd;
 mod hint_cmd;
 mod input;
 mod interrupt;
-mod korf24;
 mod man_page;
 mod memory;
 mod output;

@@ -75,7 +75,7 @@ pub fn store() -> Arc<Store> {
 /// A solver that owns the run's [`store`], with `threads` threads for one search over a
 /// database.
 pub fn solver(threads: usize) -> Solver {
-    let databases = Databases { pdb: None, threads: threads.max(1), dual: false };
+    let databases = Databases { threads: threads.max(1), ..Databases::default() };
     Solver::new().with_databases(databases).with_store(store())
 }
 
@@ -244,7 +244,7 @@ pub fn run(args: &PdbArgs) -> anyhow::Result<ExitCode> {
 fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
     if args.partition.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("korf-felner")) {
         korf_felner_fits(args)?;
-        crate::korf24::build(args.threads.unwrap_or_else(available_threads), args.force)?;
+        build_korf_felner(args.threads.unwrap_or_else(available_threads), args.force)?;
         return Ok(ExitCode::SUCCESS);
     }
     let size = args.size.unwrap_or(Size::square(4)?);
@@ -422,4 +422,19 @@ fn verify() -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `npuzzle pdb build --partition korf-felner`: the two stored tables of the 24-puzzle's
+/// 6-6-6-6 databases (they serve every 5x5 goal with the blank in a corner).
+fn build_korf_felner(threads: usize, force: bool) -> anyhow::Result<()> {
+    use npuzzle_solver::engine::twentyfour::Tables;
+    let cache = cache();
+    let goal = Tables::korf_felner_base_goal();
+    let partition = Tables::korf_felner_base_partition();
+    if !force {
+        if let Ok(Some(db)) = cache.load(&goal, &partition) {
+            return already_built(&cache.path(&goal, &partition), &db);
+        }
+    }
+    build_and_save(&goal, &partition, threads)
 }

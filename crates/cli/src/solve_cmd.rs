@@ -190,9 +190,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut summary = Summary::default();
     let started = Instant::now();
     let mut worst = 0u8;
-    // The 24-puzzle's 6-6-6-6 tables, for optimal answers on 5x5.
-    let databases =
-        Databases { korf24: crate::korf24::Cached::new(if total == 1 { args.threads } else { 1 }) };
     // Many boards: each goal's database readied once, by the first board that needs it, in
     // anonymous memory on huge pages (see `Solver::prepare`) and shared by every thread;
     // never built for this (a batch a quick search answers must not wait for a build). The
@@ -203,7 +200,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         if several && let Ok(task) = &job.input {
             ready(&solver, &readied, &readying, &task.goal, &options);
         }
-        solve_job(&solver, &databases, job, &options, args.improve, &progress)
+        solve_job(&solver, job, &options, args.improve, &progress)
     };
     let result = for_each_outcome(batch.jobs(), threads, &cancel, solve, |job, outcome| {
         let report = Report::new(job, outcome, &given);
@@ -386,7 +383,6 @@ const FAST_JOB: Duration = Duration::from_micros(200);
 /// anytime mode answers gets that much time for it (within the timeout).
 fn solve_job(
     solver: &Solver,
-    databases: &Databases,
     job: &Job,
     options: &Options,
     improve: Option<Duration>,
@@ -412,31 +408,12 @@ fn solve_job(
     };
     // A solver bug must not take the other boards of a batch down with it; the panic hook has
     // already printed the details.
-    if let Some(found) = databases.korf24.get(&task.goal, options) {
-        let solve = || databases.korf24.solve(&found, &task.board, &task.goal, options);
-        match panic::catch_unwind(AssertUnwindSafe(solve)) {
-            Ok(Some(Ok(solution))) => return Outcome::Done(solution),
-            Ok(Some(Err(err))) => return Outcome::Invalid(err),
-            Ok(None) => {}
-            Err(_) => {
-                return Outcome::Invalid(
-                    "internal error: the solver panicked on this board".into(),
-                );
-            }
-        }
-    }
     let solve = || solver.solve_observed(&task.board, &task.goal, options, progress.watcher());
     match panic::catch_unwind(AssertUnwindSafe(solve)) {
         Ok(Ok(solution)) => Outcome::Done(solution),
         Ok(Err(err)) => Outcome::Invalid(err.to_string()),
         Err(_) => Outcome::Invalid("internal error: the solver panicked on this board".into()),
     }
-}
-
-/// The 24-puzzle's tables of a run (the other databases are the solver's).
-struct Databases {
-    /// The 24-puzzle's 6-6-6-6 tables, for optimal answers on 5x5.
-    korf24: crate::korf24::Cached,
 }
 
 /// Readies `goal`'s database for many solves the first time a board of that goal comes

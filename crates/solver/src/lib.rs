@@ -70,6 +70,7 @@ mod sample;
 mod solution;
 mod solver;
 mod tables;
+mod watch;
 
 /// The pattern databases: now [`heuristic::pdb`].
 #[deprecated(since = "0.2.0", note = "moved to `npuzzle_solver::heuristic::pdb`")]
@@ -104,3 +105,4 @@ pub use route::{Databases, solve_with};
 pub use sample::Sampler;
 pub use solution::{Limit, Note, Reason, Solution, Stats, Status, thousands};
 pub use solver::{Solver, solve, solve_watched};
+pub use watch::{Nodes, Request, Watcher};

@@ -21,13 +21,17 @@ use npuzzle_search::{self as search, Flow, Observer};
 use crate::engine::exact;
 use crate::engine::generic::{generic_pdb, generic_wd};
 use crate::engine::pdb_search::{self, Engine};
+use crate::engine::twentyfour;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::frame::Frame;
 use crate::heuristic::pdb::Database;
+use crate::heuristic::pdb::store::Found;
 use crate::heuristic::walking_distance::WalkingDistance;
 use crate::options::{Algorithm, Heuristic, Limits, Options};
 use crate::plan::attempt_budget;
+use crate::sample::Sampler;
 use crate::solution::{Limit, Note, Reason, Solution, Status};
+use crate::watch::{Relayed, relay};
 use crate::{SolveError, Solver};
 
 /// Pattern databases a solve may use (the command line loads them from its cache). Cheap to clone.
@@ -39,6 +43,9 @@ pub struct Databases {
     pub threads: usize,
     /// Dual lookups in the IDA* over the database (see [`crate::heuristic::pdb`], "Dual lookups").
     pub dual: bool,
+    /// The 24-puzzle search's move pruning: the longest move string its pruning machine
+    /// considers (`None`: [`twentyfour::DEFAULT_PRUNING`]).
+    pub pruning: Option<u8>,
 }
 
 /// Solves like [`crate::solve`], with the engines that `tables` make possible (see the module
@@ -61,12 +68,12 @@ pub fn solve_with(
 
 /// [`Solver::solve`] with the databases `solver` holds: the request goes to the engine the
 /// module docs name, and everything else (every fallback too) to `solver`'s own engines.
-pub(crate) fn solve_in<O: Observer<Board, u32>>(
+pub(crate) fn solve_in<S: Sampler>(
     solver: &Solver,
     board: &Board,
     goal: &Board,
     options: &Options,
-    observer: O,
+    observer: S,
 ) -> Result<Solution, SolveError> {
     let mut solution = solve_routed(solver, board, goal, options, observer)?;
     label_check(&mut solution, options);
@@ -123,14 +130,28 @@ fn label_check(solution: &mut Solution, options: &Options) {
 /// [`solve_in`] before the label check: the database for the goal (held, or from the
 /// solver's store) serves the board directly or through the goal's frame (see
 /// [`crate::heuristic::frame`]).
-fn solve_routed<O: Observer<Board, u32>>(
+fn solve_routed<S: Sampler>(
     solver: &Solver,
     board: &Board,
     goal: &Board,
     options: &Options,
-    observer: O,
+    observer: S,
 ) -> Result<Solution, SolveError> {
-    if board.size() != goal.size() || !uses_db(options, board) {
+    if board.size() != goal.size() {
+        return solve_direct(solver, board, goal, options, observer, None);
+    }
+    if twentyfour_wanted(goal, options)
+        && let Some(store) = solver.store()
+    {
+        match store.twentyfour(goal, options.limits.timeout, options.limits.cancel.as_deref()) {
+            Found::Ready(tables) => {
+                return Ok(solve_twentyfour(solver, &tables, board, options, observer));
+            }
+            Found::OutOfTime(timeout) => return Ok(out_of_time(board, goal, timeout)),
+            Found::Unavailable => {}
+        }
+    }
+    if !uses_db(options, board) {
         return solve_direct(solver, board, goal, options, observer, None);
     }
     let Some(db) = database(solver, board, goal, options) else {
@@ -140,10 +161,134 @@ fn solve_routed<O: Observer<Board, u32>>(
         return solve_direct(solver, board, goal, options, observer, Some(&db));
     }
     let frame = Frame::new(goal);
+    let framed = Framed { inner: observer, frame: &frame };
     let mut s =
-        solve_direct(solver, &frame.board(board), frame.goal(), options, observer, Some(&db))?;
+        solve_direct(solver, &frame.board(board), frame.goal(), options, framed, Some(&db))?;
     s.moves = frame.moves_back(&s.moves);
     Ok(s)
+}
+
+/// Whether a request goes to the 24-puzzle's search over Korf & Felner's tables: an optimal
+/// answer asked (`optimal`, or IDA* over pattern databases) on a 5x5 goal with the blank in
+/// a corner. `auto` without `optimal` stays with its fast engines on 5x5.
+fn twentyfour_wanted(goal: &Board, options: &Options) -> bool {
+    let wanted = options.optimal
+        || (options.algorithm == Algorithm::IdaStar && options.heuristic == Heuristic::Pdb);
+    wanted
+        && matches!(options.algorithm, Algorithm::Auto | Algorithm::IdaStar)
+        && matches!(options.heuristic, Heuristic::Auto | Heuristic::Pdb)
+        && twentyfour::Tables::korf_felner_partition(goal).is_ok()
+}
+
+/// The 24-puzzle's search over `tables`, on the solver's threads, its bounds and progress
+/// relayed to `observer`.
+fn solve_twentyfour<S: Sampler>(
+    solver: &Solver,
+    tables: &twentyfour::Tables,
+    board: &Board,
+    options: &Options,
+    mut observer: S,
+) -> Solution {
+    let clock = Instant::now();
+    if observer.begin(&search::Begin::new(board, 0)) == Flow::Stop {
+        return cancelled(board, tables.goal());
+    }
+    let databases = solver.databases();
+    let config = twentyfour::Config {
+        threads: databases.threads.max(1),
+        pruning: databases.pruning.map_or(twentyfour::DEFAULT_PRUNING, usize::from),
+    };
+    let s = relay(&mut observer, options.limits.cancel.as_ref(), |stop, sink| {
+        let limits = Limits { cancel: Some(stop), ..options.limits.clone() };
+        let last = std::sync::atomic::AtomicU32::new(0);
+        let progress = |p: twentyfour::Progress| {
+            if last.fetch_max(p.bound, std::sync::atomic::Ordering::Relaxed) < p.bound {
+                sink(Relayed::Bound(p.bound));
+            }
+            sink(Relayed::Progress(p.expanded, p.generated));
+        };
+        twentyfour::solve(tables, board, &limits, &config, Some(&progress))
+    });
+    // The board is of the tables' size: `twentyfour_wanted` checked the goal's.
+    let mut s = s.unwrap_or_else(|_| cancelled(board, tables.goal()));
+    if s.limit() == Some(Limit::Cancelled)
+        && !options
+            .limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        // Stopped by the watcher: a cancel all the same.
+        s.reason = Some(Reason::Limit(Limit::Cancelled));
+    }
+    finish(&mut observer, &s);
+    s.stats.seconds = clock.elapsed().as_secs_f64();
+    s
+}
+
+/// The answer for `board` when the 24-puzzle's tables could not be built within `timeout`: a
+/// time limit, with the Manhattan distance as the lower bound.
+fn out_of_time(board: &Board, goal: &Board, timeout: std::time::Duration) -> Solution {
+    let mut s =
+        Solution::without_moves(Status::Limit, Algorithm::IdaStar, Some(HeuristicKind::Pdb));
+    s.stats.seconds = timeout.as_secs_f64();
+    s.lower_bound = Some(crate::engine::reduction::manhattan_lower_bound(board, goal));
+    s.reason = Some(Reason::Limit(Limit::Time(timeout)));
+    s.notes.push(Note::TablesNotReady { timeout });
+    s
+}
+
+/// Tells `observer` how a search over a database ended.
+fn finish<O: Observer<Board, u32>>(observer: &mut O, s: &Solution) {
+    let stats = search::Stats {
+        expanded: s.stats.expanded,
+        generated: s.stats.generated,
+        max_frontier: s.stats.max_frontier,
+        seconds: s.stats.seconds,
+    };
+    let stop = s.limit().map(|l| match l {
+        Limit::Nodes(_) => search::Stop::Nodes,
+        Limit::Time(_) => search::Stop::Time,
+        _ => search::Stop::Cancelled,
+    });
+    observer.finish(&search::Finish::new(&stats, s.status == Status::Solved, stop));
+}
+
+/// A sampler shown the boards of a search towards a goal's frame, in the caller's own
+/// orientation and numbering.
+struct Framed<'f, S> {
+    inner: S,
+    frame: &'f Frame,
+}
+
+impl<S: Sampler> Observer<Board, u32> for Framed<'_, S> {
+    fn begin(&mut self, e: &search::Begin<'_, Board, u32>) -> Flow {
+        let board = self.frame.board_back(e.start());
+        self.inner.begin(&search::Begin::new(&board, e.h()))
+    }
+    fn expand(&mut self, e: &search::Expand<'_, Board, u32>) -> Flow {
+        let board = self.frame.board_back(e.node());
+        let event = search::Expand::new(&board, e.g(), e.h()).with_lists(e.open(), e.closed());
+        self.inner.expand(&event)
+    }
+    fn bound(&mut self, e: &search::Bound<u32>) -> Flow {
+        self.inner.bound(e)
+    }
+    fn progress(&mut self, e: &search::Progress) -> Flow {
+        self.inner.progress(e)
+    }
+    fn finish(&mut self, e: &search::Finish<'_>) {
+        self.inner.finish(e);
+    }
+}
+
+impl<S: Sampler> Sampler for Framed<'_, S> {
+    fn wants(&mut self, expanded: u64) -> bool {
+        self.inner.wants(expanded)
+    }
+    fn samples(&self) -> bool {
+        self.inner.samples()
+    }
 }
 
 /// The largest board `auto` takes a database from the store for.
@@ -192,7 +337,20 @@ pub(crate) fn prepare(
     options: &Options,
     build: bool,
 ) -> Option<Database> {
-    if !uses_db(options, goal) {
+    if twentyfour_wanted(goal, options) {
+        if !build {
+            return None;
+        }
+        let store = solver.store()?;
+        let cancel = options.limits.cancel.as_deref();
+        return match store.twentyfour(goal, options.limits.timeout, cancel) {
+            Found::Ready(tables) => Some(tables.base().clone()),
+            _ => None,
+        };
+    }
+    if !uses_db(options, goal)
+        || (options.heuristic == Heuristic::Auto && goal.tiles().len() > AUTO_DB_CELLS)
+    {
         return None;
     }
     let serves = |d: &Database| d.size() == goal.size() && d.covers_every_tile();
@@ -223,19 +381,22 @@ fn quick(solver: &Solver, board: &Board, goal: &Board, options: &Options) -> boo
 fn uses_db(options: &Options, board: &Board) -> bool {
     match options.heuristic {
         Heuristic::Pdb => options.algorithm.is_informed() || options.algorithm == Algorithm::Auto,
+        // IDA* with the heuristic left to the solver takes the strongest it has: a
+        // database where one serves the board.
         Heuristic::Auto => {
-            options.algorithm == Algorithm::Auto && board.tiles().len() > exact::MAX_CELLS
+            matches!(options.algorithm, Algorithm::Auto | Algorithm::IdaStar)
+                && board.tiles().len() > exact::MAX_CELLS
         }
         _ => false,
     }
 }
 
-fn solve_direct<O: Observer<Board, u32>>(
+fn solve_direct<S: Sampler>(
     solver: &Solver,
     board: &Board,
     goal: &Board,
     options: &Options,
-    mut observer: O,
+    mut observer: S,
     db: Option<&Database>,
 ) -> Result<Solution, SolveError> {
     let tables = solver.databases();
@@ -259,31 +420,50 @@ fn solve_direct<O: Observer<Board, u32>>(
                         ..options.limits.clone()
                     };
                     let clock = Instant::now();
-                    let mut tick = Ticker { observer: &mut observer, started: clock };
-                    if tick.observer.begin(&search::Begin::new(board, 0)) == Flow::Stop {
+                    if observer.begin(&search::Begin::new(board, 0)) == Flow::Stop {
                         return Ok(cancelled(board, goal));
                     }
-                    let mut s = pdb_search::solve_ticked(
-                        db,
-                        board,
-                        &limits,
-                        tables.threads.max(1),
-                        tables.dual,
-                        &mut tick,
-                    )
-                    .map_err(|_| SolveError::GoalSize { goal: db.size(), board: board.size() })?;
-                    let stats = search::Stats {
-                        expanded: s.stats.expanded,
-                        generated: s.stats.generated,
-                        max_frontier: s.stats.max_frontier,
-                        seconds: s.stats.seconds,
+                    let mismatch =
+                        |_| SolveError::GoalSize { goal: db.size(), board: board.size() };
+                    // A sampler sees the nodes of one thread; several threads report bounds
+                    // and progress, relayed to the observer on this thread.
+                    let threads = if observer.samples() { 1 } else { tables.threads.max(1) };
+                    let mut s = if threads > 1 {
+                        let cancel = options.limits.cancel.as_ref();
+                        relay(&mut observer, cancel, |stop, sink| {
+                            let limits = Limits { cancel: Some(stop), ..limits.clone() };
+                            let sink = |r: pdb_search::Report| match r {
+                                pdb_search::Report::Bound(b) => sink(Relayed::Bound(b)),
+                                pdb_search::Report::Progress(e, g) => {
+                                    sink(Relayed::Progress(e, g));
+                                }
+                            };
+                            pdb_search::solve_ticked(
+                                db,
+                                board,
+                                &limits,
+                                threads,
+                                tables.dual,
+                                &mut (),
+                                Some(&sink),
+                            )
+                        })
+                        .map_err(mismatch)?
+                    } else {
+                        let size = board.size();
+                        let mut tick = Ticker { observer: &mut observer, started: clock, size };
+                        pdb_search::solve_ticked(
+                            db,
+                            board,
+                            &limits,
+                            1,
+                            tables.dual,
+                            &mut tick,
+                            None,
+                        )
+                        .map_err(mismatch)?
                     };
-                    let stop = s.limit().map(|l| match l {
-                        Limit::Nodes(_) => search::Stop::Nodes,
-                        Limit::Time(_) => search::Stop::Time,
-                        _ => search::Stop::Cancelled,
-                    });
-                    observer.finish(&search::Finish::new(&stats, s.status == Status::Solved, stop));
+                    finish(&mut observer, &s);
                     if s.status == Status::Solved {
                         s.notes.clear();
                     }
@@ -329,13 +509,15 @@ fn solve_direct<O: Observer<Board, u32>>(
     solver.solve_plain(board, goal, options, observer)
 }
 
-/// An observer seen by the IDA* over a database: bounds and progress, `false` to stop.
-struct Ticker<'o, O> {
-    observer: &'o mut O,
+/// A sampler seen by the IDA* over a database: bounds, progress and the nodes it asks for;
+/// `false` to stop.
+struct Ticker<'o, S> {
+    observer: &'o mut S,
     started: Instant,
+    size: npuzzle_core::Size,
 }
 
-impl<O: Observer<Board, u32>> pdb_search::Tick for Ticker<'_, O> {
+impl<S: Sampler> pdb_search::Tick for Ticker<'_, S> {
     fn bound(&mut self, bound: u32, expanded: u64) -> bool {
         self.observer.bound(&search::Bound::new(bound, expanded)) == Flow::Continue
     }
@@ -343,6 +525,18 @@ impl<O: Observer<Board, u32>> pdb_search::Tick for Ticker<'_, O> {
     fn progress(&mut self, expanded: u64, generated: u64) -> bool {
         let event = search::Progress::new(expanded, generated, 0, self.started);
         self.observer.progress(&event) == Flow::Continue
+    }
+
+    fn wants(&mut self, expanded: u64) -> bool {
+        self.observer.wants(expanded)
+    }
+
+    fn node(&mut self, cells: &[u8], g: u32, h: u32) -> bool {
+        let tiles = cells.iter().map(|&t| u16::from(t)).collect();
+        let Ok(board) = Board::new(self.size, tiles) else { return true };
+        // IDA*'s "open list" is the path from the root: `g` boards deep.
+        let event = search::Expand::new(&board, g, h).with_lists(g as usize, 0);
+        self.observer.expand(&event) == Flow::Continue
     }
 }
 

@@ -144,6 +144,13 @@ pub enum Note {
     /// A pattern-database heuristic was asked for but no database for the goal was given,
     /// so linear conflict guided the search.
     NoDatabase,
+    /// The 24-puzzle's tables (Korf & Felner's 6-6-6-6 databases, about a minute to build)
+    /// were neither held nor cached, and their build did not end within the time limit: no
+    /// search ran. Built once, they are kept in the cache.
+    TablesNotReady {
+        /// The time limit the build ran into.
+        timeout: Duration,
+    },
     /// The heuristic the request named did not guide the answer: the algorithm uses none,
     /// the exact table answered, or it is not available for this board (then `ran` guided
     /// the search instead). Labels always name what ran; this says why it differs.
@@ -222,6 +229,12 @@ impl fmt::Display for Note {
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")
             }
+            Note::TablesNotReady { timeout } => write!(
+                f,
+                "the 24-puzzle's 6-6-6-6 tables were not built within the time limit ({:.0} s): \
+                 no search ran; built once (about a minute), they are cached",
+                timeout.as_secs_f64()
+            ),
             Note::Improved { from, to, attempts } => {
                 let attempts = match attempts {
                     1 => "1 attempt".to_string(),

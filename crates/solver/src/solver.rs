@@ -10,7 +10,7 @@ use npuzzle_search::{Begin, Finish, Flow, Observer};
 use crate::engine::exact::ExactTable;
 use crate::error::SolveError;
 use crate::heuristic::pdb::Store;
-use crate::options::{Algorithm, Options};
+use crate::options::{Algorithm, Heuristic, Options};
 use crate::plan::{self, SearchAlgorithm, Step};
 use crate::relabel::{Relabel, is_canonical};
 use crate::route::Databases;
@@ -18,6 +18,7 @@ use crate::run::Task;
 use crate::sample::{Renamed, Sampler, Unsampled};
 use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
 use crate::tables::Tables;
+use crate::watch::{Nodes, Request, Watcher};
 
 /// Solves sliding-tile puzzles, keeping the tables it builds for the next request.
 ///
@@ -181,7 +182,7 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         // One route for every request: the tables the solver holds, walking distance where
         // it is asked for, and honest notes where a request cannot be honoured.
-        crate::route::solve_in(self, board, goal, options, ())
+        crate::route::solve_in(self, board, goal, options, Unsampled(()))
     }
 
     /// Solves like [`Solver::solve`], on the same fast engines, showing `observer` the
@@ -200,37 +201,96 @@ impl Solver {
         options: &Options,
         observer: O,
     ) -> Result<Solution, SolveError> {
-        crate::route::solve_in(self, board, goal, options, observer)
+        crate::route::solve_in(self, board, goal, options, Unsampled(observer))
+    }
+
+    /// Solves `request`, showing `watcher` what it asks to see ([`Watcher::nodes`]): the
+    /// one entry point behind [`Solver::solve`] (no watcher: `&mut ()`),
+    /// [`Solver::solve_observed`] ([`Nodes::None`]), [`Solver::solve_sampled`]
+    /// ([`Nodes::Sampled`]) and [`Solver::solve_watched`] ([`Nodes::Every`]). Every engine
+    /// reports its bounds and progress to it, the databases' and the 24-puzzle's included,
+    /// and [`Flow::Stop`] from any event stops the search with the bound it proved.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    ///
+    /// # Examples
+    /// ```
+    /// use npuzzle_core::{Board, Goal};
+    /// use npuzzle_search::{Bound, Flow, Observer};
+    /// use npuzzle_solver::{Options, Request, Sampler, Solver, Watcher};
+    ///
+    /// /// Keeps the bounds an optimal search proves.
+    /// #[derive(Default)]
+    /// struct Bounds(Vec<u32>);
+    /// impl Observer<Board, u32> for Bounds {
+    ///     fn bound(&mut self, e: &Bound<u32>) -> Flow {
+    ///         self.0.push(e.bound());
+    ///         Flow::Continue
+    ///     }
+    /// }
+    /// impl Sampler for Bounds {
+    ///     fn wants(&mut self, _: u64) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// impl Watcher for Bounds {}
+    ///
+    /// let board: Board = "5 1 2 3/0 6 7 4/9 10 11 8/13 14 15 12".parse()?;
+    /// let goal = Goal::BlankLast.board(board.size())?;
+    /// let options = Options::default();
+    /// let mut bounds = Bounds::default();
+    /// let s = Solver::new().solve_with(&Request::new(&board, &goal, &options), &mut bounds)?;
+    /// assert_eq!(s.moves.len(), 6);
+    /// assert!(bounds.0.iter().all(|&b| b <= 6));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn solve_with<W: Watcher>(
+        &self,
+        request: &Request<'_>,
+        watcher: &mut W,
+    ) -> Result<Solution, SolveError> {
+        let Request { board, goal, options } = *request;
+        match watcher.nodes() {
+            Nodes::None => self.solve_observed(board, goal, options, watcher),
+            Nodes::Sampled => self.solve_sampled(board, goal, options, watcher),
+            Nodes::Every => self.solve_watched(board, goal, options, watcher),
+        }
     }
 
     /// The solver's own engines, without its databases or walking distance: what the
     /// routing of [`Solver::solve`] falls back on.
-    pub(crate) fn solve_plain<O: Observer<Board, u32>>(
+    pub(crate) fn solve_plain<S: Sampler>(
         &self,
         board: &Board,
         goal: &Board,
         options: &Options,
-        observer: O,
+        sampler: S,
     ) -> Result<Solution, SolveError> {
-        let observer = Renamed { inner: Unsampled(observer), names: None };
-        self.solve_planned(board, goal, options, observer)
+        self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })
     }
 
     /// Whether [`Solver::solve_sampled`] shows nodes for a request of `options` on boards of
     /// `size`: the packed engines (A*, Dijkstra, breadth-first search, IDA* and IDDFS on
-    /// boards of at most 4x4, with an explicit algorithm) do; the other engines show none, so a
-    /// visualizer watches those through [`Solver::solve_watched`]'s generic searches instead.
+    /// boards of at most 4x4, with an explicit algorithm) and the IDA* over pattern databases
+    /// do; the other engines (walking distance's, A* over a database, the table, the
+    /// reduction solver) show none, so a visualizer watches those through
+    /// [`Solver::solve_watched`]'s generic searches instead.
     pub fn samples_nodes(size: npuzzle_core::Size, options: &Options) -> bool {
-        size.width() <= 4
-            && size.height() <= 4
-            && matches!(
-                options.algorithm,
-                Algorithm::AStar
-                    | Algorithm::Dijkstra
-                    | Algorithm::Bfs
-                    | Algorithm::IdaStar
-                    | Algorithm::Iddfs
-            )
+        let packed = matches!(
+            options.algorithm,
+            Algorithm::AStar
+                | Algorithm::Dijkstra
+                | Algorithm::Bfs
+                | Algorithm::IdaStar
+                | Algorithm::Iddfs
+        );
+        let generic = match options.heuristic {
+            Heuristic::WalkingDistance => options.algorithm.is_informed(),
+            Heuristic::Pdb => options.algorithm == Algorithm::AStar,
+            _ => false,
+        };
+        size.width() <= 4 && size.height() <= 4 && packed && !generic
     }
 
     /// Solves like [`Solver::solve_observed`], on the same fast engines and to the same
@@ -243,7 +303,9 @@ impl Solver {
     /// boards ([`Expand::frontier`](npuzzle_search::Expand::frontier)). After a sample they
     /// ask again at the next node, so a sampler can see consecutive nodes, or stop at one
     /// (blocking in `expand`) and go on node by node: what a visualizer needs at full speed,
-    /// for a few percent of the search's time. Other steps (the table, the reduction solver,
+    /// for a few percent of the search's time. The IDA* over a pattern database does the
+    /// same at its checks (about every 16,384 expansions) on one thread, with the boards in
+    /// the caller's orientation and numbering. Other steps (the table, the reduction solver,
     /// the generic engines) show no nodes.
     ///
     /// # Errors
@@ -255,10 +317,7 @@ impl Solver {
         options: &Options,
         sampler: S,
     ) -> Result<Solution, SolveError> {
-        let mut s =
-            self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })?;
-        crate::route::watched_label_check(&mut s, options);
-        Ok(s)
+        crate::route::solve_in(self, board, goal, options, sampler)
     }
 
     fn solve_planned<S: Sampler>(

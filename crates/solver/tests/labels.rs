@@ -161,7 +161,8 @@ fn a_watched_search_says_when_it_cannot_run_the_heuristic_asked_for() {
             assert_eq!(s.status, Status::Solved);
             let ran = s.heuristic.unwrap();
             assert!(
-                ran.name() == h.name() || matches!(s.notes[0], Note::NotWatchable { .. }),
+                ran.name() == h.name()
+                    || matches!(s.notes[0], Note::NotWatchable { .. } | Note::NoDatabase),
                 "{h:?}: {ran:?} {:?}",
                 s.notes
             );

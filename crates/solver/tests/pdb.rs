@@ -353,7 +353,7 @@ mod search {
             let goal = goal.board(size).unwrap();
             let db = db(&goal, "5-5-5");
             assert!(db.has_reflection());
-            let tables = Databases { pdb: Some(db.clone()), threads: 2, dual: false };
+            let tables = Databases { pdb: Some(db.clone()), threads: 2, ..Databases::default() };
             let mut rng = Scrambler::new(11);
             for i in 0..24 {
                 let (board, _) = rng.walk(&goal, 60 + i);
@@ -399,7 +399,8 @@ mod search {
     fn a_solver_holding_a_database_uses_it_and_its_own_engines_for_the_rest() {
         let goal = Goal::BlankFirst.board(Size::square(4).unwrap()).unwrap();
         let plain = Solver::new();
-        let dbs = Databases { pdb: Some(db(&goal, "5-5-5")), threads: 2, dual: true };
+        let dbs =
+            Databases { pdb: Some(db(&goal, "5-5-5")), threads: 2, dual: true, pruning: None };
         let solver = plain.with_databases(dbs);
         assert!(solver.databases().pdb.is_some() && plain.databases().pdb.is_none());
         let mut rng = Scrambler::new(5);

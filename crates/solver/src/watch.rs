@@ -1,0 +1,140 @@
+//! One way to watch any solve: a [`Request`] and a [`Watcher`], for
+//! [`Solver::solve_with`](crate::Solver::solve_with).
+//!
+//! A watcher is an [`Observer`] of boards that also says how much of the search it wants to
+//! see ([`Watcher::nodes`]):
+//!
+//! - [`Nodes::None`]: bounds and progress only, from every engine, the databases' included
+//!   (what a progress bar or a Ctrl-C handler needs; nothing per node is paid);
+//! - [`Nodes::Sampled`]: those, and the nodes it asks for ([`Sampler::wants`]) from the
+//!   engines that can show them at full speed (the packed engines and the IDA* over pattern
+//!   databases), on the same route and to the same answer as an unwatched solve;
+//! - [`Nodes::Every`]: every node, on the generic searches of `npuzzle-search` (for teaching;
+//!   slower).
+//!
+//! Engines that search on several threads (the IDA* over pattern databases with
+//! `threads > 1`, the 24-puzzle's search) report from those threads; the solver relays their
+//! bounds and progress to the watcher on the caller's thread, and stops them when the watcher
+//! says [`Flow::Stop`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use npuzzle_core::Board;
+use npuzzle_search::{Bound, Flow, Observer, Progress};
+
+use crate::options::Options;
+use crate::sample::Sampler;
+
+/// What a solve is asked: a board, its goal and the options.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The board to solve.
+    pub board: &'a Board,
+    /// The goal to reach.
+    pub goal: &'a Board,
+    /// How.
+    pub options: &'a Options,
+}
+
+impl<'a> Request<'a> {
+    /// A request for `board` towards `goal` as `options` ask.
+    pub fn new(board: &'a Board, goal: &'a Board, options: &'a Options) -> Request<'a> {
+        Request { board, goal, options }
+    }
+}
+
+/// How many of a search's nodes a [`Watcher`] wants to see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Nodes {
+    /// None: bounds and progress only.
+    #[default]
+    None,
+    /// The nodes [`Sampler::wants`] asks for, from the fast engines.
+    Sampled,
+    /// Every node, on the generic searches.
+    Every,
+}
+
+/// The one watcher of [`Solver::solve_with`](crate::Solver::solve_with): bounds (each a
+/// proven lower bound), progress, the nodes it asks for, and the end; [`Flow::Stop`] from any
+/// event stops the search as cancelled, with the best bound proved so far.
+pub trait Watcher: Sampler {
+    /// How many nodes to show (none by default).
+    fn nodes(&self) -> Nodes {
+        Nodes::None
+    }
+}
+
+impl<W: Watcher + ?Sized> Watcher for &mut W {
+    fn nodes(&self) -> Nodes {
+        (**self).nodes()
+    }
+}
+
+/// Watches nothing.
+impl Watcher for () {}
+
+/// What the threads of an engine report to [`relay`].
+pub(crate) enum Relayed {
+    /// A proven lower bound.
+    Bound(u32),
+    /// Expansions and generations so far.
+    Progress(u64, u64),
+}
+
+/// Runs `work` on a thread of its own, handing it a stop flag (raised when `cancel` is, or
+/// when `observer` answers [`Flow::Stop`]) and a sink for its reports, which this thread
+/// passes on to `observer` as they come; returns what `work` returns.
+pub(crate) fn relay<T, O>(
+    observer: &mut O,
+    cancel: Option<&Arc<AtomicBool>>,
+    work: impl FnOnce(Arc<AtomicBool>, &(dyn Fn(Relayed) + Sync)) -> T + Send,
+) -> T
+where
+    T: Send,
+    O: Observer<Board, u32> + ?Sized,
+{
+    let stop = Arc::new(AtomicBool::new(cancel.is_some_and(|c| c.load(Relaxed))));
+    let (tx, rx) = mpsc::channel::<Relayed>();
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let flag = Arc::clone(&stop);
+        let worker = scope.spawn(move || {
+            let send = move |r: Relayed| {
+                let _ = tx.send(r);
+            };
+            work(flag, &send)
+        });
+        let mut last_bound = None;
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Relayed::Bound(b)) => {
+                    if last_bound.is_none_or(|l| b > l) {
+                        last_bound = Some(b);
+                        if observer.bound(&Bound::new(b, 0)) == Flow::Stop {
+                            stop.store(true, Relaxed);
+                        }
+                    }
+                }
+                Ok(Relayed::Progress(expanded, generated)) => {
+                    let event = Progress::new(expanded, generated, 0, started);
+                    if observer.progress(&event) == Flow::Stop {
+                        stop.store(true, Relaxed);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if cancel.is_some_and(|c| c.load(Relaxed)) {
+                stop.store(true, Relaxed);
+            }
+        }
+        match worker.join() {
+            Ok(t) => t,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
