@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::advice::{self, Given};
 use crate::args::{BenchArgs, ScrambleFormat};
-use crate::pdb_cmd;
+use crate::cmd::pdb;
 use crate::progress::{Mode, Progress};
 
 /// Exit status when an instance cannot reach its goal (as `solve`'s).
@@ -30,8 +30,8 @@ const EXIT_UNSOLVABLE: u8 = 3;
 /// Exit status when a limit stopped an instance.
 const EXIT_LIMIT: u8 = 4;
 
-const KORF100: &str = include_str!("../../../testdata/korf100.txt");
-const KORF24: &str = include_str!("../../../testdata/korf24.txt");
+const KORF100: &str = include_str!("../../../../testdata/korf100.txt");
+const KORF24: &str = include_str!("../../../../testdata/korf24.txt");
 
 /// One instance's line of `--format json`.
 #[derive(Serialize)]
@@ -126,7 +126,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "#", "length", "expected", "nodes", "seconds"
         )?;
     }
-    let solver = pdb_cmd::solver(args.threads).with_databases(Databases {
+    let solver = pdb::solver(args.threads).with_databases(Databases {
         pdb: None,
         threads: args.threads,
         dual: args.dual,
@@ -163,14 +163,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         let cpu0 = cpu_seconds();
         let s = solver.solve_observed(&inst.board, &goal, &options, progress.watcher())?;
         cpu += cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
-        if s.status == Status::Solved {
-            let mut end = inst.board.clone();
-            end.apply_all(&s.moves)?;
-            anyhow::ensure!(
-                end == goal,
-                "bug: the solution of instance {} does not reach the goal",
-                numbers[i]
-            );
+        if let Err(e) = s.replay(&inst.board, &goal) {
+            anyhow::bail!("bug: instance {}: {e}", numbers[i]);
         }
         let length = (s.status == Status::Solved).then_some(s.moves.len());
         let ok = match (length, inst.optimal) {
