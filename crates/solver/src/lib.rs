@@ -103,6 +103,6 @@ pub use plan::{AUTO_OPTIMAL_BUDGET, Plan, SearchAlgorithm, Step, plan};
 pub use record::{Event, Record};
 pub use route::{Databases, solve_with};
 pub use sample::Sampler;
-pub use solution::{Limit, Note, Reason, Solution, Stats, Status, thousands};
+pub use solution::{Limit, Note, Reason, ReplayError, Solution, Stats, Status, thousands};
 pub use solver::{Solver, solve, solve_watched};
 pub use watch::{Nodes, Request, Watcher};

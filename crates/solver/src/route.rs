@@ -531,6 +531,10 @@ impl<S: Sampler> pdb_search::Tick for Ticker<'_, S> {
         self.observer.wants(expanded)
     }
 
+    fn samples(&self) -> bool {
+        self.observer.samples()
+    }
+
     fn node(&mut self, cells: &[u8], g: u32, h: u32) -> bool {
         let tiles = cells.iter().map(|&t| u16::from(t)).collect();
         let Ok(board) = Board::new(self.size, tiles) else { return true };

@@ -907,3 +907,31 @@ async fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
     }
     assert!(answered >= 3 * 10 * 6, "{answered}");
 }
+
+/// The page's one list of names (`names.js`, which every select, lane title and race row is
+/// built from) names exactly the library's algorithms and heuristics, so no name the page
+/// sends is refused and no engine is missing from it.
+#[tokio::test]
+async fn the_pages_names_are_the_librarys() {
+    let state = state();
+    let request = Request::get("/assets/names.js").body(Body::empty()).unwrap();
+    let (status, _, body) = send(&state, request).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = body.as_str().expect("names.js as text");
+    let ids = |section: &str| -> Vec<String> {
+        let start = text.find(&format!("export const {section} = [")).expect(section);
+        let end = start + text[start..].find("];").expect("the end of the list");
+        text[start..end]
+            .split("id: \"")
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+            .collect()
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let library = |names: &[&str]| sorted(names.iter().map(|s| s.to_string()).collect());
+    assert_eq!(sorted(ids("ALGORITHMS")), library(npuzzle_solver::Algorithm::NAMES));
+    assert_eq!(sorted(ids("HEURISTICS")), library(npuzzle_solver::Heuristic::NAMES));
+}

@@ -75,9 +75,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use npuzzle_solver::{
-    Algorithm, Limit, Reason, Record, Request, Solution, Solver, Status, thousands,
-};
+use npuzzle_solver::{Algorithm, Limit, Reason, Record, Request, Solution, Solver, thousands};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -382,7 +380,10 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
             if let Some(message) = limit_message(&solution, &task) {
                 watcher.send(event("limit", &json!({ "message": message })));
             }
-            replay_check(&task, &solution).map(|()| Record::new(&task.board, &task.goal, &solution))
+            solution
+                .replay(&task.board, &task.goal)
+                .map_err(|e| format!("bug: {e}"))
+                .map(|()| Record::new(&task.board, &task.goal, &solution))
         }
         Err(err) => Err(err.to_string()),
     };
@@ -408,18 +409,6 @@ fn fast_path(task: &mut Task, session: &Session) -> bool {
     }
     // Which engine can show what is the solver's to say.
     Solver::samples_nodes(task.board.size(), &task.options)
-}
-
-/// Replays a solution, as `/api/solve` does.
-fn replay_check(task: &Task, solution: &Solution) -> Result<(), String> {
-    if solution.status != Status::Solved {
-        return Ok(());
-    }
-    let mut end = task.board.clone();
-    match end.apply_all(&solution.moves) {
-        Ok(()) if end == task.goal => Ok(()),
-        _ => Err("bug: the solver's moves do not reach the goal".into()),
-    }
 }
 
 /// "BFS stopped at 1,000,000 nodes: try A* with linear conflict", for a search a server cap

@@ -495,6 +495,11 @@ pub(crate) trait Tick {
         let _ = expanded;
         false
     }
+    /// Whether it may ask for nodes at all: then the search checks every 1024 expansions
+    /// (not every 16,384) and at the root of every iteration.
+    fn samples(&self) -> bool {
+        false
+    }
     /// The node about to be expanded (its tile on each cell, in the database's goal
     /// numbering), at depth `g` with bound `h`.
     fn node(&mut self, cells: &[u8], g: u32, h: u32) -> bool {
@@ -873,7 +878,12 @@ fn sequential(
             watch.which.store(3, std::sync::atomic::Ordering::Relaxed);
             return None;
         }
-        let mut pass = Pass::new(engine, bound, watch, CHECK_EVERY);
+        let sampled = tick.samples();
+        let mut pass = Pass::new(engine, bound, watch, if sampled { 1 << 10 } else { CHECK_EVERY });
+        if sampled {
+            // A watcher sees each iteration start at the root.
+            pass.check_at = 1;
+        }
         pass.before = (stats.expanded, stats.generated);
         pass.tick = Some(&mut *tick);
         let found = pass.dfs(root, 0, 0, engine.h(root));

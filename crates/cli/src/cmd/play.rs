@@ -70,7 +70,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
 /// the cache lacks it (the game answers with what it has meanwhile); no request builds. It says
 /// nothing: a message on stderr would scribble over the game's screen.
 fn solver(build: bool) -> Solver {
-    let store = Arc::new(Store::new(Some(crate::pdb_cmd::cache())));
+    let store = Arc::new(Store::new(Some(crate::cmd::pdb::cache())));
     store.load_cached();
     if build
         && let Ok(size) = npuzzle_core::Size::square(4)

@@ -31,7 +31,7 @@ use serde::Serialize;
 
 use crate::advice::{self, Given};
 use crate::args::{BenchArgs, ScrambleFormat};
-use crate::pdb_cmd;
+use crate::cmd::pdb;
 use crate::progress::{Mode, Progress};
 
 /// Exit status when an instance cannot reach its goal (as `solve`'s).
@@ -39,8 +39,8 @@ const EXIT_UNSOLVABLE: u8 = 3;
 /// Exit status when a limit stopped an instance.
 const EXIT_LIMIT: u8 = 4;
 
-const KORF100: &str = include_str!("../../../testdata/korf100.txt");
-const KORF24: &str = include_str!("../../../testdata/korf24.txt");
+const KORF100: &str = include_str!("../../../../testdata/korf100.txt");
+const KORF24: &str = include_str!("../../../../testdata/korf24.txt");
 
 /// One instance's line of `--format json`.
 #[derive(Serialize)]
@@ -144,7 +144,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     // Threads per search: all of them, or one each when instances run side by side.
     let across = args.across && args.threads > 1 && instances.len() > 1;
     let search_threads = if across { 1 } else { args.threads };
-    let solver = pdb_cmd::solver(search_threads).with_databases(Databases {
+    let solver = pdb::solver(search_threads).with_databases(Databases {
         pdb: None,
         threads: search_threads,
         dual: args.dual,
@@ -236,14 +236,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     s
                 }?;
                 let (inst, goal) = (&instances[i], &goals[i]);
-                if s.status == Status::Solved {
-                    let mut end = inst.board.clone();
-                    end.apply_all(&s.moves)?;
-                    anyhow::ensure!(
-                        end == *goal,
-                        "bug: the solution of instance {} does not reach the goal",
-                        numbers[i]
-                    );
+                if let Err(e) = s.replay(&inst.board, goal) {
+                    anyhow::bail!("bug: instance {}: {e}", numbers[i]);
                 }
                 let length = (s.status == Status::Solved).then_some(s.moves.len());
                 let ok = match (length, inst.optimal) {

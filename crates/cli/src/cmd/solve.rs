@@ -67,12 +67,7 @@ impl Report {
                 None => {
                     // Replaying costs one swap per move: cheap insurance that what we print
                     // as a solution is one.
-                    let mut end = task.board.clone();
-                    replay_error = match end.apply_all(&s.moves) {
-                        Err(err) => Some(err.to_string()),
-                        Ok(()) if end != task.goal => Some(format!("the moves end at {end}")),
-                        Ok(()) => None,
-                    };
+                    replay_error = s.replay(&task.board, &task.goal).err().map(|e| e.to_string());
                     tiles = task.board.tiles_moved(&s.moves).unwrap_or_default();
                     None
                 }
@@ -183,9 +178,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         args.algorithm,
         args.heuristic,
     );
-    // One solver owns the run's databases (see `pdb_cmd::solver`); one board's search over
+    // One solver owns the run's databases (see `crate::cmd::pdb::solver`); one board's search over
     // a database may take every thread asked for.
-    let solver = crate::pdb_cmd::solver(if total == 1 { args.threads } else { 1 });
+    let solver = crate::cmd::pdb::solver(if total == 1 { args.threads } else { 1 });
     let several = total > 1;
     let mut summary = Summary::default();
     let started = Instant::now();
@@ -446,7 +441,7 @@ fn complain(report: &Report, several: bool) {
     }
     let at = if several { format!("{}: ", report.job.origin.label()) } else { String::new() };
     if let Some(err) = &report.replay_error {
-        stdio::complain(format_args!("bug: {at}the solver's moves do not solve the board: {err}"));
+        stdio::complain(format_args!("bug: {at}{err}"));
     }
     if let Some(error) = report.error() {
         let advice = report.advice.as_ref().map(|a| format!("; {a}")).unwrap_or_default();
