@@ -433,6 +433,13 @@ mod search {
             assert_eq!(s.status, Status::Limit);
             assert!(s.moves.is_empty());
         }
+        // A limit is a limit: one thread expands exactly as many nodes as allowed, even
+        // fewer than the search's check interval, across its iterations.
+        for max in [1, 100, 5_000, 50_000] {
+            let limits = Limits { max_nodes: Some(max), ..Limits::default() };
+            let s = pdb_search::solve(&db, &board, &limits, 1).unwrap();
+            assert_eq!((s.status, s.stats.expanded), (Status::Limit, max));
+        }
     }
 
     /// Counts what a watcher is told, and stops the search at the first progress when asked.
