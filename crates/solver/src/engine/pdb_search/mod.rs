@@ -549,6 +549,8 @@ impl<'e, 'a> Pass<'e, 'a> {
         watch: &'e Watch<'e>,
         every: u64,
     ) -> Pass<'e, 'a> {
+        // A node limit below the check interval is checked at every node: a limit is a limit.
+        let every = watch.limits.max_nodes.map_or(every, |m| every.min(m.max(1)));
         Pass {
             engine,
             bound,
@@ -601,8 +603,10 @@ impl<'e, 'a> Pass<'e, 'a> {
                 sink(Report::Progress(total, made));
             }
         }
-        // After a node was shown, the next one is asked about too.
-        self.check_at = self.expanded + if again { 1 } else { self.every };
+        // After a node was shown, the next one is asked about too; a node limit is checked
+        // when it is due, not at the next interval.
+        let left = w.limits.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(total).max(1));
+        self.check_at = self.expanded + if again { 1 } else { self.every.min(left) };
         let which = if go_on { which } else { 3 };
         if which != 0 {
             w.which.store(which, Relaxed);
@@ -884,11 +888,19 @@ fn sequential(
             // A watcher sees each iteration start at the root.
             pass.check_at = 1;
         }
+        if let Some(m) = watch.limits.max_nodes {
+            let done = watch.nodes.load(std::sync::atomic::Ordering::Relaxed);
+            pass.check_at = pass.check_at.min(m.saturating_sub(done).max(1));
+        }
         pass.before = (stats.expanded, stats.generated);
         pass.tick = Some(&mut *tick);
         let found = pass.dfs(root, 0, 0, engine.h(root));
         stats.expanded += pass.expanded;
         stats.generated += pass.generated;
+        // The pass's expansions since its last check count towards the limits too.
+        let (e, g) = (pass.expanded - pass.counted.0, pass.generated - pass.counted.1);
+        watch.nodes.fetch_add(e, std::sync::atomic::Ordering::Relaxed);
+        watch.generated.fetch_add(g, std::sync::atomic::Ordering::Relaxed);
         if found {
             stats.max_frontier = u64::from(pass.depth);
             return Some(pass.path[..pass.depth as usize].to_vec());
