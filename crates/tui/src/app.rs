@@ -212,6 +212,13 @@ impl App {
         Ok(app)
     }
 
+    /// What the solve under way has proved so far, as its watcher heard it: the best lower
+    /// bound (if any) and the nodes expanded; `None` when no solve runs.
+    pub fn solving(&self) -> Option<(Option<u32>, u64)> {
+        let Mode::Solving { id, .. } = self.mode else { return None };
+        self.worker.live(id).map(|l| (l.bound(), l.expanded()))
+    }
+
     /// The current mode.
     pub fn mode(&self) -> &Mode {
         &self.mode
@@ -313,7 +320,13 @@ impl App {
                 };
             }
         }
-        self.distances.get(self.game.board())
+        let known = self.distances.get(self.game.board());
+        // A solve of this position under way raises the lower bound as it proves bounds.
+        match (known, self.solving().and_then(|(bound, _)| bound)) {
+            (Distance::AtLeast(n), Some(b)) => Distance::AtLeast(n.max(b as usize)),
+            (Distance::Between(n, m), Some(b)) => Distance::Between(n.max(b as usize).min(m), m),
+            _ => known,
+        }
     }
 
     /// The tile to highlight and the way it goes: the hint's, or the playback's next move.

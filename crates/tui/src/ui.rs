@@ -219,6 +219,23 @@ impl App {
             Mode::Solving { since, .. } => {
                 let secs = self.now().saturating_duration_since(*since).as_secs_f64();
                 lines.push((0, format!("Solving… {secs:.1} s"), theme.value));
+                // What the search has proved so far: its bound rises to the optimum.
+                if let Some((bound, expanded)) = self.solving() {
+                    if let Some(b) = bound {
+                        lines.push((
+                            1,
+                            format!("at least {}", plural(b as usize, "move")),
+                            theme.label,
+                        ));
+                    }
+                    if expanded > 0 {
+                        lines.push((
+                            3,
+                            format!("{} nodes", npuzzle_solver::thousands(expanded)),
+                            theme.dim,
+                        ));
+                    }
+                }
                 lines.push((2, "Esc cancels".to_string(), theme.dim));
             }
             Mode::Replay(r) => {
@@ -312,7 +329,9 @@ impl App {
             (note.to_string(), tone_style(theme, tone))
         } else if let Mode::Solving { since, .. } = self.mode() {
             let secs = self.now().saturating_duration_since(*since).as_secs_f64();
-            (format!("solving… {secs:.1} s, Esc cancels"), theme.value)
+            let bound =
+                self.solving().and_then(|(b, _)| b).map(|b| format!(", ≥ {b}")).unwrap_or_default();
+            (format!("solving… {secs:.1} s{bound}, Esc cancels"), theme.value)
         } else if self.card().is_some() {
             // The card says it all, over the board.
             (String::new(), theme.dim)

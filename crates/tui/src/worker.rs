@@ -8,13 +8,16 @@
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
 
 use npuzzle_core::Board;
-use npuzzle_solver::{Algorithm, Limits, Options, Solution, Solver, Status};
+use npuzzle_search::{Bound, Flow, Observer, Progress};
+use npuzzle_solver::{
+    Algorithm, Limits, Options, Request, Sampler, Solution, Solver, Status, Watcher,
+};
 
 use crate::hint::{self, Hint};
 
@@ -50,6 +53,52 @@ pub enum Answer {
     Solve(Result<Solution, String>),
 }
 
+/// What a running solve has proved so far, as its watcher hears it: the best lower bound
+/// (0 until one is proved) and the nodes expanded.
+#[derive(Debug, Default)]
+pub struct Live {
+    bound: AtomicU32,
+    expanded: AtomicU64,
+}
+
+impl Live {
+    /// The best lower bound proved so far, if any.
+    pub fn bound(&self) -> Option<u32> {
+        Some(self.bound.load(Ordering::Relaxed)).filter(|&b| b > 0)
+    }
+
+    /// The nodes expanded so far.
+    pub fn expanded(&self) -> u64 {
+        self.expanded.load(Ordering::Relaxed)
+    }
+}
+
+/// The solver's watcher for a solve of the game: keeps its bounds and progress in a
+/// [`Live`] the screen reads.
+struct LiveWatcher(Arc<Live>);
+
+impl Observer<Board, u32> for LiveWatcher {
+    fn bound(&mut self, e: &Bound<u32>) -> Flow {
+        self.0.bound.fetch_max(e.bound(), Ordering::Relaxed);
+        Flow::Continue
+    }
+    fn progress(&mut self, e: &Progress) -> Flow {
+        self.0.expanded.fetch_max(e.expanded(), Ordering::Relaxed);
+        Flow::Continue
+    }
+}
+
+impl Sampler for LiveWatcher {
+    fn wants(&mut self, _: u64) -> bool {
+        false
+    }
+    fn samples(&self) -> bool {
+        false
+    }
+}
+
+impl Watcher for LiveWatcher {}
+
 /// Starts tasks on threads and collects their answers.
 #[derive(Debug)]
 pub struct Worker {
@@ -57,7 +106,7 @@ pub struct Worker {
     sender: Sender<Done>,
     receiver: Receiver<Done>,
     next_id: u64,
-    running: Vec<(u64, Arc<AtomicBool>)>,
+    running: Vec<(u64, Arc<AtomicBool>, Arc<Live>)>,
 }
 
 impl Worker {
@@ -72,14 +121,15 @@ impl Worker {
         let id = self.next_id;
         self.next_id += 1;
         let cancel = Arc::new(AtomicBool::new(false));
-        self.running.push((id, Arc::clone(&cancel)));
+        let live = Arc::new(Live::default());
+        self.running.push((id, Arc::clone(&cancel), Arc::clone(&live)));
         let position = board.clone();
         let (board, goal, sender) = (board.clone(), goal.clone(), self.sender.clone());
         let solver = self.solver.clone();
         let work = move || {
             let answer = panic::catch_unwind(AssertUnwindSafe(|| match task {
                 Task::Hint => Answer::Hint(hint::hint(&solver, &board, &goal, cancel)),
-                Task::Solve => Answer::Solve(solution(&solver, &board, &goal, cancel)),
+                Task::Solve => Answer::Solve(solution(&solver, &board, &goal, cancel, live)),
             }))
             .unwrap_or_else(|payload| {
                 let why = panic_message(payload.as_ref());
@@ -94,7 +144,7 @@ impl Worker {
         };
         if let Err(err) = thread::Builder::new().name(format!("npuzzle-{task:?}")).spawn(work) {
             // No thread: answer at once, so the game does not wait forever.
-            self.running.retain(|(i, _)| *i != id);
+            self.running.retain(|(i, ..)| *i != id);
             let message = format!("could not start the solver: {err}");
             let answer = match task {
                 Task::Hint => Answer::Hint(Err(message)),
@@ -107,7 +157,7 @@ impl Worker {
 
     /// Asks task `id` to stop; its answer, if one still comes, should be ignored.
     pub fn cancel(&mut self, id: u64) {
-        self.running.retain(|(i, flag)| {
+        self.running.retain(|(i, flag, _)| {
             if *i == id {
                 flag.store(true, Ordering::Relaxed);
             }
@@ -117,7 +167,7 @@ impl Worker {
 
     /// Asks every task to stop.
     pub fn cancel_all(&mut self) {
-        for (_, flag) in self.running.drain(..) {
+        for (_, flag, _) in self.running.drain(..) {
             flag.store(true, Ordering::Relaxed);
         }
     }
@@ -125,15 +175,20 @@ impl Worker {
     /// An answer, if one is ready (never blocks).
     pub fn poll(&mut self) -> Option<Done> {
         let done = self.receiver.try_recv().ok()?;
-        self.running.retain(|(i, _)| *i != done.id);
+        self.running.retain(|(i, ..)| *i != done.id);
         Some(done)
     }
 
     /// Waits up to `timeout` for an answer (for tests and for a clean exit).
     pub fn wait(&mut self, timeout: Duration) -> Option<Done> {
         let done = self.receiver.recv_timeout(timeout).ok()?;
-        self.running.retain(|(i, _)| *i != done.id);
+        self.running.retain(|(i, ..)| *i != done.id);
         Some(done)
+    }
+
+    /// What running task `id` has proved so far (a solve's bound and nodes), if it runs.
+    pub fn live(&self, id: u64) -> Option<&Live> {
+        self.running.iter().find(|(i, ..)| *i == id).map(|(_, _, live)| live.as_ref())
     }
 
     /// Whether any task is still running.
@@ -154,6 +209,7 @@ fn solution(
     board: &Board,
     goal: &Board,
     cancel: Arc<AtomicBool>,
+    live: Arc<Live>,
 ) -> Result<Solution, String> {
     let options = Options {
         algorithm: Algorithm::Auto,
@@ -165,7 +221,10 @@ fn solution(
         },
         ..Options::default()
     };
-    let solution = solver.solve(board, goal, &options).map_err(|e| e.to_string())?;
+    // The solver tells the watcher its bounds and progress: the screen shows them live.
+    let request = Request::new(board, goal, &options);
+    let solution =
+        solver.solve_with(&request, &mut LiveWatcher(live)).map_err(|e| e.to_string())?;
     match solution.status {
         Status::Solved => Ok(solution),
         Status::Unsolvable => Err("this board cannot reach the goal".to_string()),
@@ -184,4 +243,37 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use npuzzle_core::Goal;
+
+    use super::*;
+
+    /// A solve of the game tells its watcher the bounds it proves: the screen's live line
+    /// reads a lower bound that never exceeds the answer.
+    #[test]
+    fn a_solve_keeps_its_proven_bound_where_the_screen_reads_it() {
+        let board: Board = "5 1 3 4/2 6 8 12/9 10 7 15/13 14 11 0".parse().unwrap();
+        let goal = Goal::BlankLast.board(board.size()).unwrap();
+        let live = Arc::new(Live::default());
+        let cancel = Arc::new(AtomicBool::new(false));
+        let s = solution(&Solver::new(), &board, &goal, cancel, Arc::clone(&live)).unwrap();
+        let bound = live.bound().expect("a proven bound");
+        assert!(bound > 0 && bound as usize <= s.moves.len(), "{bound} vs {}", s.moves.len());
+    }
+
+    /// While it runs, the worker shows what a solve has proved; once it is done, nothing.
+    #[test]
+    fn the_worker_shows_a_running_solves_progress_and_forgets_it_when_done() {
+        let mut worker = Worker::new(Solver::new());
+        let board: Board = "5 1 3 4/2 6 8 12/9 10 7 15/13 14 11 0".parse().unwrap();
+        let goal = Goal::BlankLast.board(board.size()).unwrap();
+        let id = worker.start(Task::Solve, &board, &goal);
+        assert!(worker.live(id).is_some());
+        let done = worker.wait(Duration::from_secs(30)).expect("an answer");
+        assert_eq!(done.id, id);
+        assert!(worker.live(id).is_none());
+    }
 }
