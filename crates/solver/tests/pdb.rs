@@ -378,7 +378,13 @@ mod search {
                         (Algorithm::AStar, Heuristic::Pdb),
                         (Algorithm::IdaStar, Heuristic::WalkingDistance),
                     ] {
-                        let o = Options { algorithm, heuristic, ..Options::default() };
+                        // Walking distance's generic IDA* takes seconds here: a loaded
+                        // machine must not turn that into the default time limit.
+                        let limits = Limits {
+                            timeout: Some(std::time::Duration::from_secs(600)),
+                            ..Limits::default()
+                        };
+                        let o = Options { algorithm, heuristic, limits, ..Options::default() };
                         let s = solve_with(&board, &goal, &o, &tables).unwrap();
                         assert_eq!(s.moves.len(), reference.moves.len(), "{algorithm} {heuristic}");
                         assert!(s.optimal);
