@@ -13,6 +13,8 @@
 //! - [`ExactTable`]: breadth-first distance tables for boards of at most 9 cells;
 //! - packed engines for boards up to 4x4 (`packed/`: IDA* compiled per shape, bucket A*,
 //!   breadth-first search) and a general engine for every other size;
+//! - [`near`]: near-optimal answers with a proven lower bound for boards from 5x5 to about
+//!   10x10 (beam search, then IDA* over sliding windows of the path);
 //! - [`reduction`]: a fast non-optimal solver for boards of any size;
 //! - [`Solver::solve_watched`] runs a request node by node for an observer, and
 //!   [`Solver::solve_observed`] reports bounds and progress from the fast engines, and
@@ -50,6 +52,7 @@ mod exact;
 mod general;
 pub mod heuristic;
 mod hint;
+pub mod near;
 mod options;
 mod packed;
 pub mod pdb;
