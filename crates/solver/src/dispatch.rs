@@ -292,7 +292,12 @@ impl Task<'_> {
                     });
                 }
                 Solution {
-                    stats: Stats { expanded: answer.nodes, seconds: self.seconds(), ..base.stats },
+                    stats: Stats {
+                        expanded: answer.nodes,
+                        generated: answer.nodes,
+                        seconds: self.seconds(),
+                        ..base.stats
+                    },
                     moves: answer.moves,
                     optimal: answer.optimal,
                     lower_bound: Some(answer.lower_bound),

@@ -2,44 +2,25 @@
 //!
 //! Every node of a layer has the same path length, so "best" is the smallest heuristic
 //! value (Manhattan + linear conflict), ties broken by a seeded hash so that attempts with
-//! other seeds explore other beams. A Zobrist hash of every kept state goes into a set, so
-//! no state is kept twice (transpositions are common: two blank routes around a block reach
-//! one position). The first child with value 0 is the goal (a Manhattan distance of 0 means
-//! every tile is home), and its path is read back through the parents each layer records.
+//! other seeds explore other beams. Positions reached twice in one layer (two blank routes
+//! around a block) are kept once, by their Zobrist hash. Positions of earlier layers are not
+//! remembered in full: a set of every kept hash made the search twice as slow (random reads
+//! into tens of megabytes) for the same lengths on DeepCubeA's 35-puzzles (154, 135, 176
+//! moves with it; 152, 135, 176 without), since a position comes back at the earliest 12
+//! moves later (a cycle round a 2x2 block) and a wide beam rarely returns. A narrow one
+//! does, and went round in circles: a small lossy table of recent positions stops that. The
+//! first child with Manhattan distance 0 is the goal, and its path is read back through the
+//! parents each layer records.
 //!
 //! Its cost is linear in `width x depth`, whatever the board, which is what makes it the
 //! right first answer for boards too large for a memory-bound best-first search: a width of
 //! tens of thousands answers 6x6 and 7x7 boards in seconds, with the window pass
 //! ([`super::window`]) shortening what it leaves.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use npuzzle_core::{Board, Move};
 
 use super::Meter;
 use super::heuristic::{Evaluator, Neighbours};
-
-/// A hasher for keys that are already uniformly random (Zobrist hashes): the key itself.
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// A set of Zobrist hashes.
-pub(crate) type HashSetOfKeys = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// SplitMix64: the seeded stream behind the Zobrist keys and tie-breaks.
 pub(crate) fn splitmix(state: &mut u64) -> u64 {
@@ -81,15 +62,15 @@ impl Zobrist {
     }
 }
 
-/// Bytes a beam of `width` holds per layer of depth, and once (the layers themselves): see
-/// [`memory`].
-const PER_LAYER_PER_NODE: usize = 5 + 24;
+/// Bytes a beam of `width` holds per node and layer of depth: a parent index and a move
+/// (twice, with the copy that becomes the next layer's last moves).
+const PER_LAYER_PER_NODE: usize = 6;
 
 /// About how many bytes a beam search of `width` on `cells` cells holds at depth `depth`:
-/// two layers of positions, the children of one, and per layer the parents, the moves and
-/// the hash set's share.
+/// two layers of positions, the children of one, and per layer the parents and the moves.
 pub(crate) fn memory(width: usize, cells: usize, depth: usize) -> usize {
-    width.saturating_mul(4 * cells + 4 * 24 + 32 + depth * PER_LAYER_PER_NODE)
+    // Two layers of 2-byte cells; three children of 32 bytes a node; blank, values, hash.
+    width.saturating_mul(4 * cells + 3 * 32 + 2 + 8 + 8 + depth * PER_LAYER_PER_NODE)
 }
 
 /// The beam's ranking of a child with Manhattan distance `md` and conflicts `lc`: the
@@ -141,8 +122,15 @@ pub(crate) fn search(
     if md0 == 0 {
         return Some(Vec::new());
     }
-    let mut seen = HashSetOfKeys::default();
-    seen.insert(hashes[0]);
+    // The previous layer's positions, kept for their buffer.
+    let mut spare: Vec<u16> = Vec::new();
+    // Positions kept lately, in a lossy direct-mapped table (a slot per hash's low bits,
+    // overwritten by later ones): enough to keep a narrow beam from going round in circles,
+    // without the cost of a set of every position (see the module docs).
+    let slots = width.saturating_mul(16).next_power_of_two().clamp(1 << 12, 1 << 20);
+    let mut recent = vec![0u64; slots];
+    let mask = slots - 1;
+    recent[hashes[0] as usize & mask] = hashes[0];
     // Per layer: each kept node's parent index and move.
     let mut trail: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
 
@@ -164,11 +152,14 @@ pub(crate) fn search(
                     }
                     let Some(from) = next.of(blank, m) else { continue };
                     let tile = state[from];
+                    let hash = zobrist.moved(hashes[i], tile, from, blank);
+                    if recent[hash as usize & mask] == hash {
+                        continue;
+                    }
                     let (dm, dl) = eval.slide_parts(state, blank, from);
                     state.swap(from, blank);
                     let md = (values[i].0 as i32 + dm) as u32;
                     let lc = (values[i].1 as i32 + dl) as u32;
-                    let hash = zobrist.moved(hashes[i], tile, from, blank);
                     let mixed = (hash ^ tie_salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
                     let score = score(md, lc);
                     out.push(Child {
@@ -202,7 +193,6 @@ pub(crate) fn search(
             parts.concat()
         };
         meter.add(children.len() as u64);
-        children.retain(|c| !seen.contains(&c.hash));
         if children.is_empty() {
             return None;
         }
@@ -230,7 +220,8 @@ pub(crate) fn search(
             return Some(path);
         }
 
-        let mut new_tiles = vec![0u16; children.len() * n];
+        let mut new_tiles = std::mem::take(&mut spare);
+        new_tiles.resize(children.len() * n, 0);
         let mut new_blanks = Vec::with_capacity(children.len());
         let mut new_values = Vec::with_capacity(children.len());
         let mut new_hashes = Vec::with_capacity(children.len());
@@ -245,12 +236,12 @@ pub(crate) fn search(
             new_blanks.push(from as u16);
             new_values.push((c.md, c.lc));
             new_hashes.push(c.hash);
+            recent[c.hash as usize & mask] = c.hash;
             parents.push(c.parent);
             moves.push(c.mv);
-            seen.insert(c.hash);
         }
         trail.push((parents, moves.clone()));
-        tiles = new_tiles;
+        spare = std::mem::replace(&mut tiles, new_tiles);
         blanks = new_blanks;
         values = new_values;
         hashes = new_hashes;

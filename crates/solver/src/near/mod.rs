@@ -179,15 +179,16 @@ fn window_cap(window: usize) -> u64 {
     }
 }
 
-/// The beam width of a plain solve on `cells` cells: measured so that a 6x6 board takes a
-/// few seconds on two threads.
+/// The beam width of a plain solve on `cells` cells: measured (CPU time, two threads, on
+/// DeepCubeA's sets) at about 2.5 s a board for 5x5, 6 s for 6x6 and 12 s for 7x7, within
+/// the 5, 10 and 30 s a board that issue 19 allows on two cores.
 fn plain_width(cells: usize) -> usize {
     match cells {
         0..=30 => 40_000,
-        31..=42 => 30_000,
-        43..=56 => 16_000,
-        57..=81 => 8_000,
-        _ => 4_000,
+        31..=42 => 100_000,
+        43..=56 => 64_000,
+        57..=81 => 24_000,
+        _ => 12_000,
     }
 }
 
@@ -218,6 +219,25 @@ pub fn solve_observed(
     settings: &Settings,
     better: &mut dyn FnMut(usize, u64),
 ) -> Result<Answer, NearError> {
+    let schedule = Schedule { probe_nodes: PROBE_NODES, width: plain_width(board.size().cells()) };
+    run(board, goal, settings, schedule, better)
+}
+
+/// The effort of a solve: the root IDA*'s nodes and the plain beam's width (tests make them
+/// small to reach the beam and the windows on small boards, quickly).
+#[derive(Clone, Copy, Debug)]
+struct Schedule {
+    probe_nodes: u64,
+    width: usize,
+}
+
+fn run(
+    board: &Board,
+    goal: &Board,
+    settings: &Settings,
+    schedule: Schedule,
+    better: &mut dyn FnMut(usize, u64),
+) -> Result<Answer, NearError> {
     if board.size() != goal.size() {
         return Err(NearError::SizeMismatch { board: board.size(), goal: goal.size() });
     }
@@ -245,7 +265,7 @@ pub fn solve_observed(
             nodes: 0,
         });
     }
-    match Ida::new(board, goal, &next).run(u32::MAX, PROBE_NODES, &meter) {
+    match Ida::new(board, goal, &next).run(u32::MAX, schedule.probe_nodes, &meter) {
         Outcome::Found(path) if replays(board, goal, &path) => {
             let length = path.len();
             better(length, length as u64);
@@ -301,7 +321,7 @@ pub fn solve_observed(
     };
 
     let mut seed = 1u64;
-    for width in [FIRST_WIDTH, narrow(plain_width(cells))] {
+    for width in [FIRST_WIDTH, narrow(schedule.width)] {
         if interrupted() || (width == FIRST_WIDTH && widest > 0) {
             break;
         }
@@ -319,7 +339,7 @@ pub fn solve_observed(
         seed += 1;
     }
     if settings.anytime {
-        let mut width = narrow(plain_width(cells));
+        let mut width = narrow(schedule.width);
         let mut scale = 1u64;
         while !interrupted() && best.as_ref().is_some_and(|b| b.len() as u64 > lower_bound) {
             // Longer windows, with more nodes, over the best path so far.
@@ -363,4 +383,139 @@ pub fn solve_observed(
 fn replays(board: &Board, goal: &Board, moves: &[Move]) -> bool {
     let mut end = board.clone();
     moves.iter().all(|&m| end.apply(m).is_ok()) && end == *goal
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    use npuzzle_core::{Goal, Scrambler};
+
+    use super::*;
+    use crate::ExactTable;
+
+    fn settings(secs: u64) -> Settings {
+        Settings::new(Budget::for_duration(Duration::from_secs(secs)))
+    }
+
+    fn replays_to(board: &Board, goal: &Board, moves: &Moves) -> bool {
+        let mut end = board.clone();
+        end.apply_all(moves).is_ok() && end == *goal
+    }
+
+    /// The beam and the windows (the root IDA* given too few nodes to finish) against the
+    /// exact distances: the bound never above, the length never below.
+    #[test]
+    fn bounds_bracket_the_exact_distance_on_small_boards() {
+        for (w, h) in [(3, 3), (2, 4), (4, 2)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let table = ExactTable::build(&goal).unwrap();
+            let mut rng = Scrambler::new(w as u64 * 10 + h as u64);
+            for i in 0..60 {
+                let board = rng.solvable(&goal);
+                let exact = u64::from(table.distance(&board).unwrap());
+                let schedule = Schedule { probe_nodes: [0, 30, 1_000_000][i % 3], width: 8 };
+                let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
+                assert!(replays_to(&board, &goal, &a.moves), "{board}");
+                assert!(a.lower_bound <= exact, "{board}: bound {} > {exact}", a.lower_bound);
+                assert!(a.moves.len() as u64 >= exact, "{board}");
+                if a.optimal {
+                    assert_eq!(a.moves.len() as u64, exact, "{board}");
+                }
+            }
+        }
+        // 3x4: the exact distance from the solver's optimal IDA*.
+        let goal = Goal::BlankLast.board(Size::new(3, 4).unwrap()).unwrap();
+        let mut rng = Scrambler::new(34);
+        for i in 0..12 {
+            let board = rng.solvable(&goal);
+            let exact = crate::solve(&board, &goal, &crate::Options::default()).unwrap();
+            assert!(exact.optimal);
+            let exact = exact.moves.len() as u64;
+            let schedule = Schedule { probe_nodes: [0, 500, 10_000_000][i % 3], width: 16 };
+            let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
+            assert!(replays_to(&board, &goal, &a.moves), "{board}");
+            assert!(a.lower_bound <= exact && exact <= a.moves.len() as u64, "{board}");
+        }
+    }
+
+    #[test]
+    fn answers_replay_on_every_shape_it_takes() {
+        for (w, h) in [(5, 5), (6, 5), (4, 7), (6, 6), (7, 7), (9, 4)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let board = Scrambler::new(3).solvable(&goal);
+            let schedule = Schedule { probe_nodes: 10_000, width: 200 };
+            let a = run(&board, &goal, &settings(600), schedule, &mut |_, _| {}).unwrap();
+            assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
+            assert!(a.lower_bound <= a.moves.len() as u64);
+            assert!(
+                a.lower_bound >= u64::from(heuristic::Evaluator::new(&goal).value(board.tiles()))
+            );
+        }
+    }
+
+    #[test]
+    fn anytime_answers_only_get_shorter() {
+        let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
+        let board = Scrambler::new(8).solvable(&goal);
+        let mut anytime = settings(3);
+        anytime.anytime = true;
+        let mut seen = Vec::new();
+        let schedule = Schedule { probe_nodes: 10_000, width: 100 };
+        let a = run(&board, &goal, &anytime, schedule, &mut |len, _| seen.push(len)).unwrap();
+        assert!(!seen.is_empty());
+        assert!(seen.windows(2).all(|p| p[1] < p[0]), "{seen:?}");
+        assert_eq!(seen.last(), Some(&a.moves.len()));
+        assert!(a.moves.len() <= a.first_length);
+        assert!(replays_to(&board, &goal, &a.moves));
+    }
+
+    #[test]
+    fn cancelling_returns_the_best_answer_so_far() {
+        let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
+        let board = Scrambler::new(9).solvable(&goal);
+        let flag = Arc::new(AtomicBool::new(false));
+        // No deadline to speak of: only the flag ends the anytime search.
+        let mut anytime = Settings::new(
+            Budget::for_duration(Duration::from_secs(3600)).with_cancel(flag.clone()),
+        );
+        anytime.anytime = true;
+        let mut best = usize::MAX;
+        let schedule = Schedule { probe_nodes: 10_000, width: 100 };
+        let a = run(&board, &goal, &anytime, schedule, &mut |len, _| {
+            best = len;
+            flag.store(true, Ordering::Relaxed);
+        })
+        .unwrap();
+        assert_eq!(a.moves.len(), best);
+        assert!(replays_to(&board, &goal, &a.moves));
+        // Raised before the start: no answer, and says so.
+        let mut cancelled = settings(60);
+        cancelled.budget = cancelled.budget.with_cancel(Arc::new(AtomicBool::new(true)));
+        assert_eq!(solve(&board, &goal, &cancelled), Err(NearError::Interrupted));
+    }
+
+    #[test]
+    fn limits_stop_it_and_bad_requests_are_refused() {
+        let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
+        let board = Scrambler::new(10).solvable(&goal);
+        let mut few = settings(60);
+        few.max_nodes = Some(100);
+        assert_eq!(solve(&board, &goal, &few), Err(NearError::Interrupted));
+        let mut tiny = settings(60);
+        tiny.max_memory = Some(1000);
+        assert_eq!(solve(&board, &goal, &tiny), Err(NearError::Memory));
+        let mut unsolvable = board.clone();
+        let tiles = unsolvable.tiles().to_vec();
+        let (a, b) = if tiles[0] != 0 && tiles[1] != 0 { (0, 1) } else { (2, 3) };
+        let mut swapped = tiles.clone();
+        swapped.swap(a, b);
+        unsolvable = Board::new(board.size(), swapped).unwrap();
+        assert!(matches!(solve(&unsolvable, &goal, &settings(60)), Err(NearError::Unsolvable(_))));
+        let big = Goal::BlankLast.board(Size::new(13, 12).unwrap()).unwrap();
+        assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(156)));
+        assert_eq!(solve(&goal, &goal, &settings(60)).unwrap().moves.len(), 0);
+    }
 }
