@@ -192,6 +192,17 @@ fn plain_width(cells: usize) -> usize {
     }
 }
 
+/// About how long the plain beam may take on `cells` cells, in seconds: within the 5, 10
+/// and 30 s a board issue 19 allows for 5x5, 6x6 and 7x7 on two cores, with room for the
+/// windows.
+fn plain_seconds(cells: usize) -> f64 {
+    match cells {
+        0..=30 => 3.0,
+        31..=42 => 7.0,
+        _ => 20.0,
+    }
+}
+
 /// The windows a plain solve slides over its path, in order.
 const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
 
@@ -321,10 +332,27 @@ fn run(
     };
 
     let mut seed = 1u64;
-    for width in [FIRST_WIDTH, narrow(schedule.width)] {
-        if interrupted() || (width == FIRST_WIDTH && widest > 0) {
-            break;
-        }
+    // The narrow beam first: an answer at once, and the speed of this machine, from which the
+    // plain beam's width is cut so that it ends in about `plain_seconds` (on a slow or busy
+    // machine, or an unoptimised build, a narrower beam rather than a long wait).
+    let clock = std::time::Instant::now();
+    if let Some(mut moves) =
+        beam::search(board, goal, FIRST_WIDTH, seed, max_depth, threads, &meter)
+    {
+        attempts += 1;
+        widest = FIRST_WIDTH;
+        first_length = moves.len();
+        improve(&mut moves, &[], 1);
+        offer(moves, &mut best);
+    }
+    seed += 1;
+    let per_node = clock.elapsed().as_secs_f64() / meter.nodes().max(1) as f64;
+    // A plain beam makes about 2.5 children a node over about 1.3 times the bound's layers,
+    // spread over the threads.
+    let nodes_per_width = 2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64;
+    let in_time = plain_seconds(cells) / (per_node * nodes_per_width).max(1e-12);
+    let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
+    if !interrupted() && width > FIRST_WIDTH {
         if let Some(mut moves) = beam::search(board, goal, width, seed, max_depth, threads, &meter)
         {
             attempts += 1;
@@ -332,8 +360,7 @@ fn run(
             if first_length == 0 {
                 first_length = moves.len();
             }
-            let windows: &[usize] = if width == FIRST_WIDTH { &[] } else { &PLAIN_WINDOWS };
-            improve(&mut moves, windows, 1);
+            improve(&mut moves, &PLAIN_WINDOWS, 1);
             offer(moves, &mut best);
         }
         seed += 1;
