@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use npuzzle_core::{Board, Goal, Parity};
-use npuzzle_solver::{Algorithm, Limit, Reason, Solution};
+use npuzzle_solver::{Algorithm, Limit, Note, Reason, Solution};
 
 use crate::input::Task;
 
@@ -35,6 +35,13 @@ fn secs(d: Duration) -> String {
 /// What to change after a limit stopped the search of `solution`, naming the limit actually
 /// hit and the value it had; `None` when there is nothing to suggest (the user cancelled).
 pub fn after_limit(solution: &Solution, given: &Given) -> Option<String> {
+    if solution.notes.iter().any(|n| matches!(n, Note::TablesNotReady { .. })) {
+        return Some(
+            "the 6-6-6-6 tables were not built within the time limit: build them once with \
+             `npuzzle pdb build --partition korf-felner` (about a minute)"
+                .to_string(),
+        );
+    }
     let limit = match &solution.reason {
         Some(Reason::Limit(Limit::Cancelled)) | None | Some(Reason::Unsolvable(_)) => {
             return None;

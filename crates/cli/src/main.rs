@@ -21,28 +21,20 @@
 //! - `--format moves` prints an empty line for a board not solved, so line N is board N.
 //! - In JSON, `length` is null unless the board was solved; `expected_length`, `note` and
 //!   `line` appear only when there is one.
-//! - `check` exits 1 when the moves do not reach the goal (see `check_cmd`).
+//! - `check` exits 1 when the moves do not reach the goal (see `cmd::check`).
 //! - Usage errors are one line that keeps clap's suggestion and the accepted values.
 //! - Output that cannot be written (a full disk, a closed stdout) exits 2; a reader that stops
 //!   early (`| head`) does not make an error.
 
 mod advice;
 mod args;
-mod bench_cmd;
-mod check_cmd;
-mod hint_cmd;
+mod cmd;
 mod input;
 mod interrupt;
-mod korf24;
 mod man_page;
 mod memory;
 mod output;
-mod pdb_cmd;
-mod play_cmd;
 mod progress;
-mod scramble_cmd;
-mod serve_cmd;
-mod solve_cmd;
 mod stdio;
 
 use std::io;
@@ -94,19 +86,19 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => {
             stdio::check_stdout()?;
-            solve_cmd::run(&args)
+            cmd::solve::run(&args)
         }
         Command::Scramble(args) => {
             stdio::check_stdout()?;
-            scramble_cmd::run(&args)
+            cmd::scramble::run(&args)
         }
         Command::Check(args) => {
             stdio::check_stdout()?;
-            check_cmd::run(&args)
+            cmd::check::run(&args)
         }
         Command::Hint(args) => {
             stdio::check_stdout()?;
-            hint_cmd::run(&args)
+            cmd::hint::run(&args)
         }
         Command::Completions(args) => {
             stdio::check_stdout()?;
@@ -123,10 +115,10 @@ fn run() -> anyhow::Result<ExitCode> {
             stdio::print_bytes(&page)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Bench(args) => bench_cmd::run(&args),
-        Command::Pdb(args) => pdb_cmd::run(&args),
-        Command::Play(args) => play_cmd::run(&args),
-        Command::Serve(args) => serve_cmd::run(&args),
+        Command::Bench(args) => cmd::bench::run(&args),
+        Command::Pdb(args) => cmd::pdb::run(&args),
+        Command::Play(args) => cmd::play::run(&args),
+        Command::Serve(args) => cmd::serve::run(&args),
     }
 }
 

@@ -6,8 +6,8 @@ use npuzzle_core::{Board, Perspective};
 use npuzzle_solver::{Algorithm, Heuristic, Note, Record, Solution, Status, thousands};
 
 use crate::args::SolveFormat;
+use crate::cmd::solve::Report;
 use crate::input::Origin;
-use crate::solve_cmd::Report;
 
 /// Writes reports, one board at a time, flushing after each so that long batches stream.
 pub struct Printer<W: Write> {

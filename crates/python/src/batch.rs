@@ -423,7 +423,7 @@ enum Estimator {
     /// Walking distance.
     Walking(Box<WalkingDistance>),
     /// A pattern database, through the goal's frame.
-    Pdb(npuzzle_solver::pdb::Database, Box<Frame>),
+    Pdb(npuzzle_solver::heuristic::pdb::Database, Box<Frame>),
 }
 
 impl Estimator {

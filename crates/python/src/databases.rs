@@ -8,8 +8,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use npuzzle_core::{Board, Goal};
-use npuzzle_solver::pdb::store::Report;
-use npuzzle_solver::pdb::{Cache, CacheError, DEFAULT_CAP, Database, MAX_CELLS, Partition, Store};
+use npuzzle_solver::heuristic::pdb::store::Report;
+use npuzzle_solver::heuristic::pdb::{
+    Cache, CacheError, DEFAULT_CAP, Database, MAX_CELLS, Partition, Store,
+};
 use pyo3::prelude::*;
 
 use crate::convert;
@@ -93,7 +95,7 @@ impl Report for Queued {
 }
 
 /// The database the solver uses for boards of `goal` (its own or its frame's; see
-/// `npuzzle_solver::pdb::store`), found or built; `None` above 25 cells.
+/// `npuzzle_solver::heuristic::pdb::store`), found or built; `None` above 25 cells.
 pub(crate) fn database(goal: &Board) -> Option<Database> {
     if goal.tiles().len() > MAX_CELLS {
         return None;

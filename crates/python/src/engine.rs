@@ -12,7 +12,7 @@
 use std::sync::{Arc, OnceLock};
 
 use npuzzle_core::Board;
-use npuzzle_solver::pdb::Database;
+use npuzzle_solver::heuristic::pdb::Database;
 use npuzzle_solver::{Databases, ExactTable, Hint, Options, Solution, Solver};
 
 use crate::databases;
@@ -23,7 +23,7 @@ use crate::errors::{Error, panicked};
 fn solver() -> &'static Solver {
     static SOLVER: OnceLock<Solver> = OnceLock::new();
     SOLVER.get_or_init(|| {
-        let databases = Databases { pdb: None, threads: 1, dual: false };
+        let databases = Databases { threads: 1, ..Databases::default() };
         Solver::shared().with_databases(databases).with_store(Arc::clone(databases::store()))
     })
 }

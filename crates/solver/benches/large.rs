@@ -2,7 +2,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use npuzzle_core::{Goal, Scrambler, Size};
-use npuzzle_solver::reduction;
+use npuzzle_solver::engine::reduction;
 
 fn bench(c: &mut Criterion) {
     for (side, samples) in [(32usize, 30usize), (100, 10)] {

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use npuzzle_core::{Goal, Size};
-use npuzzle_solver::pdb::{Cache, Database, Partition};
+use npuzzle_solver::heuristic::pdb::{Cache, Database, Partition};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -5,8 +5,9 @@
 use std::time::Instant;
 
 use npuzzle_core::{Goal, parse_instances};
-use npuzzle_solver::pdb::{Cache, Partition};
-use npuzzle_solver::{Limits, pdb_search};
+use npuzzle_solver::Limits;
+use npuzzle_solver::engine::pdb_search;
+use npuzzle_solver::heuristic::pdb::{Cache, Partition};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use npuzzle_core::{Goal, Scrambler, Size};
-use npuzzle_solver::reduction;
+use npuzzle_solver::engine::reduction;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use npuzzle_core::{Goal, Scrambler, Size};
-use npuzzle_solver::reduction::{self, Budget};
+use npuzzle_solver::engine::reduction::{self, Budget};
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);

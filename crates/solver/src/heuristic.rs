@@ -18,6 +18,7 @@ use std::fmt;
 use npuzzle_core::Board;
 
 pub mod frame;
+pub mod pdb;
 pub mod walking_distance;
 
 /// A heuristic an engine computes: the [`crate::Heuristic`] option with `auto` resolved by
@@ -34,7 +35,7 @@ pub enum HeuristicKind {
     /// Walking distance (boards up to 4x4): [`walking_distance`]. Only the walking-distance
     /// engine computes it; the line-table engines never get it.
     WalkingDistance,
-    /// Additive pattern databases: [`crate::pdb`]. Only the database engines compute it.
+    /// Additive pattern databases: [`crate::heuristic::pdb`]. Only the database engines compute it.
     Pdb,
 }
 
@@ -154,7 +155,7 @@ impl GoalMap {
 
     /// The value of heuristic `kind` for `tiles` (the table heuristics, whose tables a
     /// `GoalMap` does not hold, give linear conflict here: see [`walking_distance`] and
-    /// [`crate::pdb`]).
+    /// [`crate::heuristic::pdb`]).
     pub fn estimate(&self, kind: HeuristicKind, tiles: &[u16]) -> u32 {
         match kind {
             HeuristicKind::Hamming => self.hamming(tiles),

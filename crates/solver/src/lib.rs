@@ -1,21 +1,32 @@
 //! Heuristics, exact tables, specialised engines, and the [`Solver`] that picks among them.
 //!
 //! The conventions (board text, goals, move letters) are those of `npuzzle-core`. This crate
-//! puts the problem-agnostic searches of `npuzzle-search` to work on sliding-tile puzzles:
+//! puts the problem-agnostic searches of `npuzzle-search` to work on sliding-tile puzzles.
+//! Its engines ([`engine`]), and when `auto` picks each:
+//!
+//! | engine | boards | optimal | `auto` picks it |
+//! |---|---|---|---|
+//! | exact table ([`ExactTable`]) | up to 9 cells | yes | always, on those boards |
+//! | packed IDA*, A*, Dijkstra, BFS, IDDFS | up to 4x4 | with A*, IDA*, Dijkstra, BFS | IDA* with linear conflict on 10 to 16 cells when no database serves the board |
+//! | IDA* over pattern databases ([`engine::pdb_search`]) | up to 25 cells | yes | on 10 to 16 cells with a database held, cached or built on demand |
+//! | the 24-puzzle's 6-6-6-6 IDA* ([`engine::twentyfour`]) | 5x5, blank in a corner | yes | with `optimal` (or IDA* over `pdb`) on 5x5 |
+//! | generic searches with walking distance or a database | up to 32 cells | with A*, IDA* | when those heuristics are asked for |
+//! | general engine (every search of `npuzzle-search`) | any | with A*, IDA*, Dijkstra, BFS | weighted A* above 16 cells, within a budget |
+//! | reduction ([`engine::reduction`]) | any | no | when nothing else answers in time, and on large boards |
+//!
+//! Around them:
 //!
 //! - [`Solver`]: an immutable value, shareable across threads, that owns the tables it
-//!   builds and answers requests; [`solve`] is the easy path through a shared one;
+//!   builds and its pattern databases ([`heuristic::pdb::Store`]) and answers requests;
+//!   [`solve`] is the easy path through a shared one;
 //! - [`plan`]: the policy, board shape + [`Options`] to the [`Step`]s to try (`auto` is
 //!   written once, there);
 //! - [`Solution`]: the answer, with why it is not solved ([`Reason`]) or not proven optimal
 //!   ([`Note`]) as data, for each front end to word its own way;
-//! - [`heuristic`]: Hamming, Manhattan and linear conflict for any size and goal;
-//! - [`ExactTable`]: breadth-first distance tables for boards of at most 9 cells;
-//! - packed engines for boards up to 4x4 (`packed/`: IDA* compiled per shape, bucket A*,
-//!   breadth-first search) and a general engine for every other size;
+//! - [`heuristic`]: Hamming, Manhattan, linear conflict, walking distance and pattern
+//!   databases for any size and goal;
 //! - [`near`]: near-optimal answers with a proven lower bound for boards from 5x5 to about
 //!   10x10 (beam search, then IDA* over sliding windows of the path);
-//! - [`reduction`]: a fast non-optimal solver for boards of any size;
 //! - [`Solver::solve_watched`] runs a request node by node for an observer, and
 //!   [`Solver::solve_observed`] reports bounds and progress from the fast engines, and
 //!   [`Solver::solve_sampled`] adds the few nodes a [`Sampler`] asks for;
@@ -45,40 +56,56 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod database_policy;
-mod dispatch;
+pub mod engine;
 mod error;
-mod exact;
-mod general;
 pub mod heuristic;
 mod hint;
 pub mod near;
 mod options;
-mod packed;
-pub mod pdb;
-pub mod pdb_search;
-mod policy;
+mod plan;
 pub mod pruning;
 #[cfg(feature = "serde")]
 mod record;
-pub mod reduction;
 mod relabel;
+mod route;
+mod run;
 mod sample;
 mod solution;
 mod solver;
 mod tables;
-pub mod twentyfour;
 mod watch;
 
-pub use database_policy::{Databases, solve_with};
+/// The pattern databases: now [`heuristic::pdb`].
+#[deprecated(since = "0.2.0", note = "moved to `npuzzle_solver::heuristic::pdb`")]
+pub mod pdb {
+    pub use crate::heuristic::pdb::*;
+}
+/// IDA* over pattern databases: now [`engine::pdb_search`].
+#[deprecated(since = "0.2.0", note = "moved to `npuzzle_solver::engine::pdb_search`")]
+pub mod pdb_search {
+    pub use crate::engine::pdb_search::*;
+}
+/// The reduction solver: now [`engine::reduction`].
+#[deprecated(since = "0.2.0", note = "moved to `npuzzle_solver::engine::reduction`")]
+pub mod reduction {
+    pub use crate::engine::reduction::*;
+}
+/// The optimal 24-puzzle: now [`engine::twentyfour`].
+#[deprecated(since = "0.2.0", note = "moved to `npuzzle_solver::engine::twentyfour`")]
+pub mod twentyfour {
+    pub use crate::engine::twentyfour::*;
+}
+
+pub use engine::exact::ExactTable;
 pub use error::SolveError;
-pub use exact::ExactTable;
 pub use heuristic::HeuristicKind;
 pub use hint::{Hint, HintMove, hint};
 pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
-pub use policy::{AUTO_OPTIMAL_BUDGET, Plan, SearchAlgorithm, Step, plan};
+pub use plan::{AUTO_OPTIMAL_BUDGET, Plan, SearchAlgorithm, Step, plan};
 #[cfg(feature = "serde")]
 pub use record::{Event, Record};
+pub use route::{Databases, solve_with};
 pub use sample::Sampler;
-pub use solution::{Limit, Note, Reason, Solution, Stats, Status, thousands};
+pub use solution::{Limit, Note, Reason, ReplayError, Solution, Stats, Status, thousands};
 pub use solver::{Solver, solve, solve_watched};
+pub use watch::{Nodes, Request, Watcher};

@@ -113,7 +113,7 @@ pub enum Heuristic {
     /// larger; see [`crate::heuristic::walking_distance`].
     WalkingDistance,
     /// Additive disjoint pattern databases (Korf & Felner 2002), with the mirror lookup where
-    /// the goal allows it; see [`crate::pdb`].
+    /// the goal allows it; see [`crate::heuristic::pdb`].
     Pdb,
 }
 

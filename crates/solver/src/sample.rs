@@ -20,17 +20,29 @@ pub trait Sampler: Observer<Board, u32> {
     /// Whether to show the node about to be expanded after `expanded` expansions. Asked
     /// about every 1024 expansions, and at every node after a node was shown.
     fn wants(&mut self, expanded: u64) -> bool;
+
+    /// Whether it may want samples at all (`false` lets an engine search on several threads,
+    /// which show none). Yes by default.
+    fn samples(&self) -> bool {
+        true
+    }
 }
 
 impl<S: Sampler + ?Sized> Sampler for &mut S {
     fn wants(&mut self, expanded: u64) -> bool {
         (**self).wants(expanded)
     }
+    fn samples(&self) -> bool {
+        (**self).samples()
+    }
 }
 
 /// Wants no sample.
 impl Sampler for () {
     fn wants(&mut self, _: u64) -> bool {
+        false
+    }
+    fn samples(&self) -> bool {
         false
     }
 }
@@ -61,6 +73,9 @@ impl<O: Observer<Board, u32>> Observer<Board, u32> for Unsampled<O> {
 
 impl<O: Observer<Board, u32>> Sampler for Unsampled<O> {
     fn wants(&mut self, _: u64) -> bool {
+        false
+    }
+    fn samples(&self) -> bool {
         false
     }
 }
@@ -126,6 +141,9 @@ impl<S: Sampler> Observer<Board, u32> for Renamed<S> {
 impl<S: Sampler> Sampler for Renamed<S> {
     fn wants(&mut self, expanded: u64) -> bool {
         self.inner.wants(expanded)
+    }
+    fn samples(&self) -> bool {
+        self.inner.samples()
     }
 }
 

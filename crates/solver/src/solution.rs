@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use npuzzle_core::{Moves, Parity};
+use npuzzle_core::{Board, MoveError, Moves, Parity};
 use npuzzle_search::Stop;
 
 use crate::heuristic::HeuristicKind;
@@ -144,6 +144,13 @@ pub enum Note {
     /// A pattern-database heuristic was asked for but no database for the goal was given,
     /// so linear conflict guided the search.
     NoDatabase,
+    /// The 24-puzzle's tables (Korf & Felner's 6-6-6-6 databases, about a minute to build)
+    /// were neither held nor cached, and their build did not end within the time limit: no
+    /// search ran. Built once, they are kept in the cache.
+    TablesNotReady {
+        /// The time limit the build ran into.
+        timeout: Duration,
+    },
     /// The heuristic the request named did not guide the answer: the algorithm uses none,
     /// the exact table answered, or it is not available for this board (then `ran` guided
     /// the search instead). Labels always name what ran; this says why it differs.
@@ -242,6 +249,12 @@ impl fmt::Display for Note {
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")
             }
+            Note::TablesNotReady { timeout } => write!(
+                f,
+                "the 24-puzzle's 6-6-6-6 tables were not built within the time limit ({:.0} s): \
+                 no search ran; built once (about a minute), they are cached",
+                timeout.as_secs_f64()
+            ),
             Note::Improved { from, to, attempts } => {
                 let attempts = match attempts {
                     1 => "1 attempt".to_string(),
@@ -393,5 +406,35 @@ mod tests {
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
+    }
+}
+
+/// Why an answer's moves are not a solution: what [`Solution::replay`] found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// A move cannot be made on the board reached before it.
+    #[error("the solver's moves are illegal: {0}")]
+    Illegal(MoveError),
+    /// The moves end on another board than the goal.
+    #[error("the solver's moves end at {0}, not at the goal")]
+    WrongEnd(Board),
+}
+
+impl Solution {
+    /// Replays the moves of a solved answer from `board` (one swap a move): `Ok` when they
+    /// reach `goal`, or when the answer is not [`Status::Solved`] (it has no moves to check).
+    /// The one check the command line, the web API and the tests make before showing a
+    /// solution.
+    ///
+    /// # Errors
+    /// [`ReplayError`] when the moves are illegal or end elsewhere: a defect of the solver.
+    pub fn replay(&self, board: &Board, goal: &Board) -> Result<(), ReplayError> {
+        if self.status != Status::Solved {
+            return Ok(());
+        }
+        let mut end = board.clone();
+        end.apply_all(&self.moves).map_err(ReplayError::Illegal)?;
+        if end == *goal { Ok(()) } else { Err(ReplayError::WrongEnd(end)) }
     }
 }

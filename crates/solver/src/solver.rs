@@ -7,17 +7,18 @@ use std::time::Instant;
 use npuzzle_core::{Board, Moves, Parity};
 use npuzzle_search::{Begin, Finish, Flow, Observer};
 
-use crate::database_policy::Databases;
-use crate::dispatch::Task;
+use crate::engine::exact::ExactTable;
 use crate::error::SolveError;
-use crate::exact::ExactTable;
-use crate::options::{Algorithm, Options};
-use crate::pdb::Store;
-use crate::policy::{self, SearchAlgorithm, Step};
+use crate::heuristic::pdb::Store;
+use crate::options::{Algorithm, Heuristic, Options};
+use crate::plan::{self, SearchAlgorithm, Step};
 use crate::relabel::{Relabel, is_canonical};
+use crate::route::Databases;
+use crate::run::Task;
 use crate::sample::{Renamed, Sampler, Unsampled};
 use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
 use crate::tables::Tables;
+use crate::watch::{Nodes, Request, Watcher};
 
 /// Solves sliding-tile puzzles, keeping the tables it builds for the next request.
 ///
@@ -86,7 +87,7 @@ impl Solver {
     /// # Examples
     /// ```
     /// use npuzzle_core::{Board, Goal, Size};
-    /// use npuzzle_solver::pdb::{Database, Partition};
+    /// use npuzzle_solver::heuristic::pdb::{Database, Partition};
     /// use npuzzle_solver::{Databases, Heuristic, HeuristicKind, Options, Solver};
     /// let goal = Goal::BlankLast.board(Size::square(3)?)?;
     /// let db = Database::build(&goal, &Partition::parse("4-4", &goal)?, 1, &|_| {}, None)?;
@@ -106,7 +107,7 @@ impl Solver {
     /// A solver sharing this one's tables and databases that also owns `store`: the
     /// requests that use a pattern database (`auto` on boards of 10 to 25 cells, `--heuristic
     /// pdb`) take theirs from it, for any goal the store's tables serve through the goal's
-    /// frame (see [`crate::pdb::store`]); a store that builds on demand builds the small
+    /// frame (see [`crate::heuristic::pdb::store`]); a store that builds on demand builds the small
     /// partition when it has none, unless the board is at its goal or a quick search answers
     /// it at once.
     #[must_use]
@@ -118,8 +119,12 @@ impl Solver {
     /// (loaded, or built when the store builds on demand), held in anonymous memory for
     /// many solves; returns it, or `None` when such requests use none or none can be had.
     /// For benchmarks and batches, so that the first board's time is the search's alone.
-    pub fn prepare(&self, goal: &Board, options: &Options) -> Option<crate::pdb::Database> {
-        crate::database_policy::prepare(self, goal, options)
+    pub fn prepare(
+        &self,
+        goal: &Board,
+        options: &Options,
+    ) -> Option<crate::heuristic::pdb::Database> {
+        crate::route::prepare(self, goal, options)
     }
 
     /// The store this solver owns, if any.
@@ -166,7 +171,7 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         // One route for every request: the tables the solver holds, walking distance where
         // it is asked for, and honest notes where a request cannot be honoured.
-        crate::database_policy::solve_in(self, board, goal, options, ())
+        crate::route::solve_in(self, board, goal, options, Unsampled(()))
     }
 
     /// Solves like [`Solver::solve`], on the same fast engines, showing `observer` the
@@ -185,37 +190,96 @@ impl Solver {
         options: &Options,
         observer: O,
     ) -> Result<Solution, SolveError> {
-        crate::database_policy::solve_in(self, board, goal, options, observer)
+        crate::route::solve_in(self, board, goal, options, Unsampled(observer))
+    }
+
+    /// Solves `request`, showing `watcher` what it asks to see ([`Watcher::nodes`]): the
+    /// one entry point behind [`Solver::solve`] (no watcher: `&mut ()`),
+    /// [`Solver::solve_observed`] ([`Nodes::None`]), [`Solver::solve_sampled`]
+    /// ([`Nodes::Sampled`]) and [`Solver::solve_watched`] ([`Nodes::Every`]). Every engine
+    /// reports its bounds and progress to it, the databases' and the 24-puzzle's included,
+    /// and [`Flow::Stop`] from any event stops the search with the bound it proved.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    ///
+    /// # Examples
+    /// ```
+    /// use npuzzle_core::{Board, Goal};
+    /// use npuzzle_search::{Bound, Flow, Observer};
+    /// use npuzzle_solver::{Options, Request, Sampler, Solver, Watcher};
+    ///
+    /// /// Keeps the bounds an optimal search proves.
+    /// #[derive(Default)]
+    /// struct Bounds(Vec<u32>);
+    /// impl Observer<Board, u32> for Bounds {
+    ///     fn bound(&mut self, e: &Bound<u32>) -> Flow {
+    ///         self.0.push(e.bound());
+    ///         Flow::Continue
+    ///     }
+    /// }
+    /// impl Sampler for Bounds {
+    ///     fn wants(&mut self, _: u64) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// impl Watcher for Bounds {}
+    ///
+    /// let board: Board = "5 1 2 3/0 6 7 4/9 10 11 8/13 14 15 12".parse()?;
+    /// let goal = Goal::BlankLast.board(board.size())?;
+    /// let options = Options::default();
+    /// let mut bounds = Bounds::default();
+    /// let s = Solver::new().solve_with(&Request::new(&board, &goal, &options), &mut bounds)?;
+    /// assert_eq!(s.moves.len(), 6);
+    /// assert!(bounds.0.iter().all(|&b| b <= 6));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn solve_with<W: Watcher>(
+        &self,
+        request: &Request<'_>,
+        watcher: &mut W,
+    ) -> Result<Solution, SolveError> {
+        let Request { board, goal, options } = *request;
+        match watcher.nodes() {
+            Nodes::None => self.solve_observed(board, goal, options, watcher),
+            Nodes::Sampled => self.solve_sampled(board, goal, options, watcher),
+            Nodes::Every => self.solve_watched(board, goal, options, watcher),
+        }
     }
 
     /// The solver's own engines, without its databases or walking distance: what the
     /// routing of [`Solver::solve`] falls back on.
-    pub(crate) fn solve_plain<O: Observer<Board, u32>>(
+    pub(crate) fn solve_plain<S: Sampler>(
         &self,
         board: &Board,
         goal: &Board,
         options: &Options,
-        observer: O,
+        sampler: S,
     ) -> Result<Solution, SolveError> {
-        let observer = Renamed { inner: Unsampled(observer), names: None };
-        self.solve_planned(board, goal, options, observer)
+        self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })
     }
 
     /// Whether [`Solver::solve_sampled`] shows nodes for a request of `options` on boards of
     /// `size`: the packed engines (A*, Dijkstra, breadth-first search, IDA* and IDDFS on
-    /// boards of at most 4x4, with an explicit algorithm) do; the other engines show none, so a
-    /// visualizer watches those through [`Solver::solve_watched`]'s generic searches instead.
+    /// boards of at most 4x4, with an explicit algorithm) and the IDA* over pattern databases
+    /// do; the other engines (walking distance's, A* over a database, the table, the
+    /// reduction solver) show none, so a visualizer watches those through
+    /// [`Solver::solve_watched`]'s generic searches instead.
     pub fn samples_nodes(size: npuzzle_core::Size, options: &Options) -> bool {
-        size.width() <= 4
-            && size.height() <= 4
-            && matches!(
-                options.algorithm,
-                Algorithm::AStar
-                    | Algorithm::Dijkstra
-                    | Algorithm::Bfs
-                    | Algorithm::IdaStar
-                    | Algorithm::Iddfs
-            )
+        let packed = matches!(
+            options.algorithm,
+            Algorithm::AStar
+                | Algorithm::Dijkstra
+                | Algorithm::Bfs
+                | Algorithm::IdaStar
+                | Algorithm::Iddfs
+        );
+        let generic = match options.heuristic {
+            Heuristic::WalkingDistance => options.algorithm.is_informed(),
+            Heuristic::Pdb => options.algorithm == Algorithm::AStar,
+            _ => false,
+        };
+        size.width() <= 4 && size.height() <= 4 && packed && !generic
     }
 
     /// Solves like [`Solver::solve_observed`], on the same fast engines and to the same
@@ -228,7 +292,9 @@ impl Solver {
     /// boards ([`Expand::frontier`](npuzzle_search::Expand::frontier)). After a sample they
     /// ask again at the next node, so a sampler can see consecutive nodes, or stop at one
     /// (blocking in `expand`) and go on node by node: what a visualizer needs at full speed,
-    /// for a few percent of the search's time. Other steps (the table, the reduction solver,
+    /// for a few percent of the search's time. The IDA* over a pattern database does the
+    /// same at its checks (about every 16,384 expansions) on one thread, with the boards in
+    /// the caller's orientation and numbering. Other steps (the table, the reduction solver,
     /// the generic engines) show no nodes.
     ///
     /// # Errors
@@ -240,10 +306,7 @@ impl Solver {
         options: &Options,
         sampler: S,
     ) -> Result<Solution, SolveError> {
-        let mut s =
-            self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })?;
-        crate::database_policy::watched_label_check(&mut s, options);
-        Ok(s)
+        crate::route::solve_in(self, board, goal, options, sampler)
     }
 
     fn solve_planned<S: Sampler>(
@@ -255,7 +318,7 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let clock = Instant::now();
         check_request(board, goal)?;
-        let plan = policy::plan(board.size(), options)?;
+        let plan = plan::plan(board.size(), options)?;
         let original = board;
         // Blank-last and blank-first goals are canonical already: no copies then (a 3x3
         // solve by table takes about a microsecond, so a few allocations would show).
@@ -364,7 +427,7 @@ impl Solver {
         if options.algorithm == Algorithm::Auto && (board.tiles().len() <= 16 || options.optimal) {
             options.algorithm = Algorithm::IdaStar;
         }
-        let plan = policy::plan(board.size(), &options)?;
+        let plan = plan::plan(board.size(), &options)?;
         let Step::Search { algorithm, heuristic, weight, .. } = plan.steps[0] else {
             return self.solve(board, goal, &options);
         };
@@ -377,7 +440,7 @@ impl Solver {
         let tables = Arc::default();
         let task = Task { tables: &tables, board, goal, limits: &options.limits, clock };
         let mut s = task.watched(algorithm, heuristic, weight, observer);
-        crate::database_policy::watched_label_check(&mut s, &options);
+        crate::route::watched_label_check(&mut s, &options);
         Ok(s)
     }
 }

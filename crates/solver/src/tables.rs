@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use npuzzle_core::Board;
 
-use crate::exact::{self, ExactTable};
+use crate::engine::exact::{self, ExactTable};
+use crate::engine::packed;
 use crate::heuristic::HeuristicKind;
-use crate::packed;
 
 /// (width, height, blank cell of the canonical goal).
 type Shape = (usize, usize, usize);

@@ -1,199 +1,140 @@
-//! Showing a search over the general engine's nodes to an observer of [`Board`]s.
+//! One way to watch any solve: a [`Request`] and a [`Watcher`], for
+//! [`Solver::solve_with`](crate::Solver::solve_with).
+//!
+//! A watcher is an [`Observer`] of boards that also says how much of the search it wants to
+//! see ([`Watcher::nodes`]):
+//!
+//! - [`Nodes::None`]: bounds and progress only, from every engine, the databases' included
+//!   (what a progress bar or a Ctrl-C handler needs; nothing per node is paid);
+//! - [`Nodes::Sampled`]: those, and the nodes it asks for ([`Sampler::wants`]) from the
+//!   engines that can show them at full speed (the packed engines and the IDA* over pattern
+//!   databases), on the same route and to the same answer as an unwatched solve;
+//! - [`Nodes::Every`]: every node, on the generic searches of `npuzzle-search` (for teaching;
+//!   slower).
+//!
+//! Engines that search on several threads (the IDA* over pattern databases with
+//! `threads > 1`, the 24-puzzle's search) report from those threads; the solver relays their
+//! bounds and progress to the watcher on the caller's thread, and stops them when the watcher
+//! says [`Flow::Stop`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use npuzzle_core::Board;
-use npuzzle_search::{Begin, Bound, Expand, Finish, Flow, Frontier, Generate, Observer, Progress};
+use npuzzle_search::{Bound, Flow, Observer, Progress};
 
-use crate::general;
+use crate::options::Options;
+use crate::sample::Sampler;
 
-/// Converts the general engine's nodes into boards for `observer`; the unit-cost searches'
-/// `usize` costs become `u32` (no board is deeper than that).
-pub(crate) struct AsBoards<'a, O> {
-    pub(crate) engine: &'a general::Engine,
-    pub(crate) observer: O,
+/// What a solve is asked: a board, its goal and the options.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The board to solve.
+    pub board: &'a Board,
+    /// The goal to reach.
+    pub goal: &'a Board,
+    /// How.
+    pub options: &'a Options,
 }
 
-fn cost(c: usize) -> u32 {
-    u32::try_from(c).unwrap_or(u32::MAX)
+impl<'a> Request<'a> {
+    /// A request for `board` towards `goal` as `options` ask.
+    pub fn new(board: &'a Board, goal: &'a Board, options: &'a Options) -> Request<'a> {
+        Request { board, goal, options }
+    }
 }
 
-/// A search's open list over the general engine's nodes, with the conversion of its costs.
-type NodeFrontier<'a, C> = (&'a dyn Frontier<general::Node, C>, fn(C) -> u32);
-
-/// The open list of a search over the general engine's nodes, seen as boards.
-struct BoardFrontier<'a, C> {
-    engine: &'a general::Engine,
-    inner: &'a dyn Frontier<general::Node, C>,
-    cost: fn(C) -> u32,
+/// How many of a search's nodes a [`Watcher`] wants to see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Nodes {
+    /// None: bounds and progress only.
+    #[default]
+    None,
+    /// The nodes [`Sampler::wants`] asks for, from the fast engines.
+    Sampled,
+    /// Every node, on the generic searches.
+    Every,
 }
 
-impl<C> Frontier<Board, u32> for BoardFrontier<'_, C> {
-    fn soonest(&self, k: usize, visit: &mut dyn FnMut(&Board, u32, u32)) {
-        self.inner.soonest(k, &mut |node, g, h| {
-            if let Some(board) = self.engine.board(node) {
-                visit(&board, (self.cost)(g), (self.cost)(h));
-            }
+/// The one watcher of [`Solver::solve_with`](crate::Solver::solve_with): bounds (each a
+/// proven lower bound), progress, the nodes it asks for, and the end; [`Flow::Stop`] from any
+/// event stops the search as cancelled, with the best bound proved so far.
+pub trait Watcher: Sampler {
+    /// How many nodes to show (none by default).
+    fn nodes(&self) -> Nodes {
+        Nodes::None
+    }
+}
+
+impl<W: Watcher + ?Sized> Watcher for &mut W {
+    fn nodes(&self) -> Nodes {
+        (**self).nodes()
+    }
+}
+
+/// Watches nothing.
+impl Watcher for () {}
+
+/// What the threads of an engine report to [`relay`].
+pub(crate) enum Relayed {
+    /// A proven lower bound.
+    Bound(u32),
+    /// Expansions and generations so far.
+    Progress(u64, u64),
+}
+
+/// Runs `work` on a thread of its own, handing it a stop flag (raised when `cancel` is, or
+/// when `observer` answers [`Flow::Stop`]) and a sink for its reports, which this thread
+/// passes on to `observer` as they come; returns what `work` returns.
+pub(crate) fn relay<T, O>(
+    observer: &mut O,
+    cancel: Option<&Arc<AtomicBool>>,
+    work: impl FnOnce(Arc<AtomicBool>, &(dyn Fn(Relayed) + Sync)) -> T + Send,
+) -> T
+where
+    T: Send,
+    O: Observer<Board, u32> + ?Sized,
+{
+    let stop = Arc::new(AtomicBool::new(cancel.is_some_and(|c| c.load(Relaxed))));
+    let (tx, rx) = mpsc::channel::<Relayed>();
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let flag = Arc::clone(&stop);
+        let worker = scope.spawn(move || {
+            let send = move |r: Relayed| {
+                let _ = tx.send(r);
+            };
+            work(flag, &send)
         });
-    }
-}
-
-impl<O: Observer<Board, u32>> AsBoards<'_, O> {
-    fn board(&self, node: &general::Node) -> Option<Board> {
-        self.engine.board(node)
-    }
-
-    fn on_begin(&mut self, start: &general::Node, h: u32) -> Flow {
-        match self.board(start) {
-            Some(b) => self.observer.begin(&Begin::new(&b, h)),
-            None => Flow::Continue,
-        }
-    }
-
-    fn on_expand<C>(
-        &mut self,
-        e: (&general::Node, Option<&general::Node>, u32, u32),
-        lists: (usize, usize),
-        frontier: Option<NodeFrontier<'_, C>>,
-    ) -> Flow {
-        let (node, parent, g, h) = e;
-        let Some(b) = self.board(node) else { return Flow::Continue };
-        let p = parent.and_then(|p| self.board(p));
-        let event = Expand::new(&b, g, h).with_parent(p.as_ref()).with_lists(lists.0, lists.1);
-        match frontier {
-            Some((inner, cost)) => {
-                let view = BoardFrontier { engine: self.engine, inner, cost };
-                self.observer.expand(&event.with_frontier(&view))
+        let mut last_bound = None;
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Relayed::Bound(b)) => {
+                    if last_bound.is_none_or(|l| b > l) {
+                        last_bound = Some(b);
+                        if observer.bound(&Bound::new(b, 0)) == Flow::Stop {
+                            stop.store(true, Relaxed);
+                        }
+                    }
+                }
+                Ok(Relayed::Progress(expanded, generated)) => {
+                    let event = Progress::new(expanded, generated, 0, started);
+                    if observer.progress(&event) == Flow::Stop {
+                        stop.store(true, Relaxed);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            None => self.observer.expand(&event),
+            if cancel.is_some_and(|c| c.load(Relaxed)) {
+                stop.store(true, Relaxed);
+            }
         }
-    }
-
-    fn on_generate(
-        &mut self,
-        node: &general::Node,
-        parent: &general::Node,
-        g: u32,
-        h: u32,
-    ) -> Flow {
-        match (self.board(node), self.board(parent)) {
-            (Some(b), Some(p)) => self.observer.generate(&Generate::new(&b, &p, g, h)),
-            _ => Flow::Continue,
+        match worker.join() {
+            Ok(t) => t,
+            Err(panic) => std::panic::resume_unwind(panic),
         }
-    }
-}
-
-impl<O: Observer<Board, u32>> Observer<general::Node, u32> for AsBoards<'_, O> {
-    fn begin(&mut self, e: &Begin<'_, general::Node, u32>) -> Flow {
-        self.on_begin(e.start(), e.h())
-    }
-
-    fn expand(&mut self, e: &Expand<'_, general::Node, u32>) -> Flow {
-        let frontier = e.frontier().map(|f| (f, (|c| c) as fn(u32) -> u32));
-        self.on_expand((e.node(), e.parent(), e.g(), e.h()), (e.open(), e.closed()), frontier)
-    }
-
-    fn generate(&mut self, e: &Generate<'_, general::Node, u32>) -> Flow {
-        self.on_generate(e.node(), e.parent(), e.g(), e.h())
-    }
-
-    fn bound(&mut self, e: &Bound<u32>) -> Flow {
-        self.observer.bound(e)
-    }
-
-    fn progress(&mut self, e: &Progress) -> Flow {
-        self.observer.progress(e)
-    }
-
-    fn finish(&mut self, e: &Finish<'_>) {
-        self.observer.finish(e);
-    }
-}
-
-impl<O: Observer<Board, u32>> Observer<general::Node, usize> for AsBoards<'_, O> {
-    fn begin(&mut self, e: &Begin<'_, general::Node, usize>) -> Flow {
-        self.on_begin(e.start(), cost(e.h()))
-    }
-
-    fn expand(&mut self, e: &Expand<'_, general::Node, usize>) -> Flow {
-        let frontier = e.frontier().map(|f| (f, cost as fn(usize) -> u32));
-        let node = (e.node(), e.parent(), cost(e.g()), cost(e.h()));
-        self.on_expand(node, (e.open(), e.closed()), frontier)
-    }
-
-    fn generate(&mut self, e: &Generate<'_, general::Node, usize>) -> Flow {
-        self.on_generate(e.node(), e.parent(), cost(e.g()), cost(e.h()))
-    }
-
-    fn bound(&mut self, e: &Bound<usize>) -> Flow {
-        self.observer.bound(&Bound::new(cost(e.bound()), e.expanded()))
-    }
-
-    fn progress(&mut self, e: &Progress) -> Flow {
-        self.observer.progress(e)
-    }
-
-    fn finish(&mut self, e: &Finish<'_>) {
-        self.observer.finish(e);
-    }
-}
-
-/// Tracks the largest bound a generic search reports (its proven lower bound), passing
-/// everything on to `observer`.
-pub(crate) struct Bounds<O> {
-    pub(crate) observer: O,
-    pub(crate) lower_bound: u32,
-}
-
-impl<N, O: Observer<N, u32>> Observer<N, u32> for Bounds<O> {
-    fn begin(&mut self, e: &Begin<'_, N, u32>) -> Flow {
-        self.lower_bound = self.lower_bound.max(e.h());
-        self.observer.begin(e)
-    }
-
-    fn expand(&mut self, e: &Expand<'_, N, u32>) -> Flow {
-        self.observer.expand(e)
-    }
-
-    fn generate(&mut self, e: &Generate<'_, N, u32>) -> Flow {
-        self.observer.generate(e)
-    }
-
-    fn bound(&mut self, e: &Bound<u32>) -> Flow {
-        self.lower_bound = self.lower_bound.max(e.bound());
-        self.observer.bound(e)
-    }
-
-    fn progress(&mut self, e: &Progress) -> Flow {
-        self.observer.progress(e)
-    }
-
-    fn finish(&mut self, e: &Finish<'_>) {
-        self.observer.finish(e);
-    }
-}
-
-impl<N, O: Observer<N, usize>> Observer<N, usize> for Bounds<O> {
-    fn begin(&mut self, e: &Begin<'_, N, usize>) -> Flow {
-        self.observer.begin(e)
-    }
-
-    fn expand(&mut self, e: &Expand<'_, N, usize>) -> Flow {
-        self.observer.expand(e)
-    }
-
-    fn generate(&mut self, e: &Generate<'_, N, usize>) -> Flow {
-        self.observer.generate(e)
-    }
-
-    fn bound(&mut self, e: &Bound<usize>) -> Flow {
-        self.lower_bound = self.lower_bound.max(cost(e.bound()));
-        self.observer.bound(e)
-    }
-
-    fn progress(&mut self, e: &Progress) -> Flow {
-        self.observer.progress(e)
-    }
-
-    fn finish(&mut self, e: &Finish<'_>) {
-        self.observer.finish(e);
-    }
+    })
 }

@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 use common::exact;
 use npuzzle_core::{Board, Goal, Move, Size};
 use npuzzle_solver::heuristic::GoalMap;
-use npuzzle_solver::pdb::{Database, Partition};
+use npuzzle_solver::heuristic::pdb::{Database, Partition};
 
 fn check(goal: &Board, spec: &str, dist: &HashMap<Board, u32>) -> Database {
     let partition = Partition::parse(spec, goal).unwrap();
@@ -281,10 +281,11 @@ fn walking_distance_is_admissible_and_consistent_on_every_3x3_and_2x4_position()
 
 mod search {
     use npuzzle_core::{Board, Goal, Scrambler, Size, parse_instances};
-    use npuzzle_solver::pdb::{Database, Partition};
+    use npuzzle_solver::engine::pdb_search;
+    use npuzzle_solver::heuristic::pdb::{Database, Partition};
     use npuzzle_solver::{
-        Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Solver, Status,
-        pdb_search, solve, solve_with,
+        Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Solver, Status, solve,
+        solve_with,
     };
 
     fn replays(board: &Board, goal: &Board, moves: &npuzzle_core::Moves) {
@@ -328,7 +329,7 @@ mod search {
             let goal = goal.board(size).unwrap();
             let db = db(&goal, "5-5-5");
             assert!(db.has_reflection());
-            let tables = Databases { pdb: Some(db.clone()), threads: 2, dual: false };
+            let tables = Databases { pdb: Some(db.clone()), threads: 2, ..Databases::default() };
             let mut rng = Scrambler::new(11);
             for i in 0..24 {
                 let (board, _) = rng.walk(&goal, 60 + i);
@@ -374,7 +375,8 @@ mod search {
     fn a_solver_holding_a_database_uses_it_and_its_own_engines_for_the_rest() {
         let goal = Goal::BlankFirst.board(Size::square(4).unwrap()).unwrap();
         let plain = Solver::new();
-        let dbs = Databases { pdb: Some(db(&goal, "5-5-5")), threads: 2, dual: true };
+        let dbs =
+            Databases { pdb: Some(db(&goal, "5-5-5")), threads: 2, dual: true, pruning: None };
         let solver = plain.with_databases(dbs);
         assert!(solver.databases().pdb.is_some() && plain.databases().pdb.is_none());
         let mut rng = Scrambler::new(5);
@@ -431,6 +433,76 @@ mod search {
             assert_eq!(s.status, Status::Limit);
             assert!(s.moves.is_empty());
         }
+        // A limit is a limit: one thread expands exactly as many nodes as allowed, even
+        // fewer than the search's check interval, across its iterations.
+        for max in [1, 100, 5_000, 50_000] {
+            let limits = Limits { max_nodes: Some(max), ..Limits::default() };
+            let s = pdb_search::solve(&db, &board, &limits, 1).unwrap();
+            assert_eq!((s.status, s.stats.expanded), (Status::Limit, max));
+        }
+    }
+
+    /// Counts what a watcher is told, and stops the search at the first progress when asked.
+    #[derive(Default)]
+    struct Seen {
+        bounds: Vec<u32>,
+        progress: usize,
+        stop_at_progress: bool,
+    }
+
+    impl npuzzle_search::Observer<Board, u32> for Seen {
+        fn bound(&mut self, e: &npuzzle_search::Bound<u32>) -> npuzzle_search::Flow {
+            self.bounds.push(e.bound());
+            npuzzle_search::Flow::Continue
+        }
+        fn progress(&mut self, _: &npuzzle_search::Progress) -> npuzzle_search::Flow {
+            self.progress += 1;
+            if self.stop_at_progress {
+                npuzzle_search::Flow::Stop
+            } else {
+                npuzzle_search::Flow::Continue
+            }
+        }
+    }
+
+    impl npuzzle_solver::Sampler for Seen {
+        fn wants(&mut self, _: u64) -> bool {
+            false
+        }
+    }
+
+    impl npuzzle_solver::Watcher for Seen {}
+
+    /// The search over a database on one thread and on two reports its proven bounds and
+    /// its progress through the one watcher, and a watcher's stop ends it with its bound.
+    #[test]
+    fn the_database_search_reports_bounds_and_progress_on_any_number_of_threads() {
+        let goal = Goal::BlankFirst.board(Size::square(4).unwrap()).unwrap();
+        let db = db(&goal, "5-5-5");
+        // Korf #3: millions of nodes with 5-5-5, optimum 59.
+        let board: Board = "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15".parse().unwrap();
+        for threads in [1, 2] {
+            let databases = Databases { pdb: Some(db.clone()), threads, ..Databases::default() };
+            let solver = Solver::new().with_databases(databases);
+            let options = Options { algorithm: Algorithm::IdaStar, ..Options::default() };
+            let request = npuzzle_solver::Request::new(&board, &goal, &options);
+            let mut seen = Seen::default();
+            let s = solver.solve_with(&request, &mut seen).unwrap();
+            assert_eq!(
+                (s.status, s.moves.len(), s.heuristic),
+                (Status::Solved, 59, Some(HeuristicKind::Pdb))
+            );
+            assert!(seen.progress > 0, "{threads} threads: no progress");
+            assert!(seen.bounds.windows(2).all(|w| w[0] < w[1]), "{threads}: {:?}", seen.bounds);
+            assert!(seen.bounds.last().is_some_and(|&b| b <= 59), "{threads}: {:?}", seen.bounds);
+            // Stopped at its first progress: cancelled, with a proven bound.
+            let mut stopper = Seen { stop_at_progress: true, ..Seen::default() };
+            let s = solver.solve_with(&request, &mut stopper).unwrap();
+            assert_eq!(s.status, Status::Limit, "{threads}");
+            assert_eq!(s.limit(), Some(npuzzle_solver::Limit::Cancelled));
+            let bound = s.lower_bound.unwrap();
+            assert!(bound > 0 && bound <= 59, "{threads}: {bound}");
+        }
     }
 }
 
@@ -439,7 +511,7 @@ mod cache {
     use std::path::PathBuf;
 
     use npuzzle_core::{Goal, Size};
-    use npuzzle_solver::pdb::{Cache, CacheError, Database, FileError, Partition};
+    use npuzzle_solver::heuristic::pdb::{Cache, CacheError, Database, FileError, Partition};
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("npuzzle-pdb-{name}-{}", std::process::id()));

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use npuzzle_core::{Board, Goal, Moves, Scrambler, Size};
-use npuzzle_solver::reduction::{self, Budget, ReductionError};
+use npuzzle_solver::engine::reduction::{self, Budget, ReductionError};
 use proptest::prelude::*;
 
 /// Asserts that `moves` take `board` to `goal`.

@@ -8,8 +8,8 @@ mod common;
 
 use common::exact;
 use npuzzle_core::{Board, Goal, Scrambler, Size};
-use npuzzle_solver::pdb::{Database, Partition};
-use npuzzle_solver::twentyfour::{self, Config, Tables, TablesError};
+use npuzzle_solver::engine::twentyfour::{self, Config, Tables, TablesError};
+use npuzzle_solver::heuristic::pdb::{Database, Partition};
 use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Status};
 
 fn goal(size: Size, g: Goal) -> Board {
@@ -127,9 +127,9 @@ fn solve(tables: &Tables, board: &Board, threads: usize, pruning: usize) -> usiz
     let s = twentyfour::solve(tables, board, &Limits::unlimited(), &config, None).unwrap();
     assert_eq!(s.status, Status::Solved);
     assert!(s.optimal);
-    let mut end = board.clone();
-    end.apply_all(&s.moves).unwrap();
-    assert_eq!(&end, tables.goal(), "{board}: the moves do not reach the goal");
+    if let Err(e) = s.replay(board, tables.goal()) {
+        panic!("{board}: {e}");
+    }
     s.moves.len()
 }
 

@@ -274,7 +274,7 @@ async fn healthz(
 /// a store).
 fn databases(solver: &Solver) -> serde_json::Value {
     let status = solver.store().map(|s| s.status()).unwrap_or_default();
-    let list = |entries: &[npuzzle_solver::pdb::store::Entry]| {
+    let list = |entries: &[npuzzle_solver::heuristic::pdb::store::Entry]| {
         entries
             .iter()
             .map(|e| {

@@ -8,7 +8,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use npuzzle_core::{Board, Goal, parse_board};
-use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Record, Solution, Solver, Status};
+use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Record, Solution, Solver};
 use serde::Deserialize;
 
 use crate::error::{AppError, AppJson};
@@ -219,15 +219,7 @@ const HINT_ATTEMPT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Replays a solution: one swap per move, cheap insurance that what we send is a solution.
 fn check(board: &Board, goal: &Board, solution: &Solution) -> Result<(), AppError> {
-    if solution.status != Status::Solved {
-        return Ok(());
-    }
-    let mut end = board.clone();
-    match end.apply_all(&solution.moves) {
-        Ok(()) if end == *goal => Ok(()),
-        Ok(()) => Err(AppError::internal(format!("bug: the solver's moves end at {end}"))),
-        Err(err) => Err(AppError::internal(format!("bug: the solver's moves are illegal: {err}"))),
-    }
+    solution.replay(board, goal).map_err(|e| AppError::internal(format!("bug: {e}")))
 }
 
 fn pool_error(err: PoolError) -> AppError {

@@ -586,6 +586,66 @@ async fn a_full_speed_search_on_4x4_runs_the_solvers_engine_and_shows_samples() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_speed_ida_star_with_a_database_on_4x4_runs_to_done_with_samples() {
+    use npuzzle_solver::heuristic::pdb::{Database, Partition};
+    use npuzzle_solver::{Databases, Solver};
+    // The solver holds a 6-6-3 database for the blank-first goal: through the goal's frame
+    // it serves the page's blank-last goal too.
+    let goal =
+        npuzzle_core::Goal::BlankFirst.board(npuzzle_core::Size::square(4).unwrap()).unwrap();
+    let partition = Partition::parse("6-6-3", &goal).unwrap();
+    let db = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+    let solver = Solver::new().with_databases(Databases { pdb: Some(db), ..Databases::default() });
+    let state = AppState::new(Config { solver, ..Config::default() });
+    // The visualizer's IDA* with the heuristic left to the solver, at full speed: linear
+    // conflict alone would hit the stream's cap of a million nodes on this board.
+    let events = Events::open(&state, &query(HARD_4X4, "algorithm=idastar")).await.all().await;
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done", "{done}");
+    assert_solves(done);
+    assert_eq!(done["status"], "solved");
+    assert_eq!(done["optimal"], true);
+    assert_eq!(
+        (done["algorithm"].as_str(), done["heuristic"].as_str()),
+        (Some("idastar"), Some("pdb"))
+    );
+    let length = done["length"].as_u64().unwrap();
+    // Samples of the search, in the page's own numbering and orientation: boards of the
+    // same tiles, each at most the optimum from the goal by its bound.
+    let expands: Vec<&Value> =
+        events.iter().filter(|(n, _)| n == "expand").map(|(_, v)| v).collect();
+    assert!(!expands.is_empty(), "no samples");
+    let start: Board = HARD_4X4.parse().unwrap();
+    for e in &expands {
+        let shown: Board = e["board"].as_str().unwrap().parse().unwrap();
+        let mut tiles = shown.tiles().to_vec();
+        tiles.sort_unstable();
+        assert_eq!(tiles, (0..16).collect::<Vec<u16>>());
+        assert!(npuzzle_core::Parity::of(&shown, &start).solvable(), "{e}");
+        let g = e["g"].as_u64().unwrap();
+        assert!(g + e["h"].as_u64().unwrap() <= length, "{e}");
+        // g moves from the start: no tile is further than that from its start cell.
+        let at = |b: &Board, t: u16| b.tiles().iter().position(|&x| x == t).unwrap();
+        let moved: u64 = (1..16)
+            .map(|t| {
+                let (a, b) = (at(&start, t), at(&shown, t));
+                ((a % 4).abs_diff(b % 4) + (a / 4).abs_diff(b / 4)) as u64
+            })
+            .sum();
+        assert!(moved <= g, "{moved} > {g}: {e}");
+    }
+    assert!(expands.len() >= 2, "{} samples", expands.len());
+    // Its bounds: rising, the last the optimum.
+    let bounds: Vec<u64> = events
+        .iter()
+        .filter(|(n, _)| n == "bound")
+        .map(|(_, v)| v["bound"].as_u64().unwrap())
+        .collect();
+    assert!(bounds.windows(2).all(|w| w[0] < w[1]), "{bounds:?}");
+    assert_eq!(bounds.last(), Some(&length), "{bounds:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paced_search_shows_every_node_with_the_open_list_and_the_last_closed() {
     let state = state();
     // 25 a second: slow enough that every event carries the lists (see search::FRAME).
@@ -846,4 +906,32 @@ async fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
         }
     }
     assert!(answered >= 3 * 10 * 6, "{answered}");
+}
+
+/// The page's one list of names (`names.js`, which every select, lane title and race row is
+/// built from) names exactly the library's algorithms and heuristics, so no name the page
+/// sends is refused and no engine is missing from it.
+#[tokio::test]
+async fn the_pages_names_are_the_librarys() {
+    let state = state();
+    let request = Request::get("/assets/names.js").body(Body::empty()).unwrap();
+    let (status, _, body) = send(&state, request).await;
+    assert_eq!(status, StatusCode::OK);
+    let text = body.as_str().expect("names.js as text");
+    let ids = |section: &str| -> Vec<String> {
+        let start = text.find(&format!("export const {section} = [")).expect(section);
+        let end = start + text[start..].find("];").expect("the end of the list");
+        text[start..end]
+            .split("id: \"")
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+            .collect()
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let library = |names: &[&str]| sorted(names.iter().map(|s| s.to_string()).collect());
+    assert_eq!(sorted(ids("ALGORITHMS")), library(npuzzle_solver::Algorithm::NAMES));
+    assert_eq!(sorted(ids("HEURISTICS")), library(npuzzle_solver::Heuristic::NAMES));
 }

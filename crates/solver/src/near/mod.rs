@@ -26,7 +26,7 @@
 //! ```
 //! use npuzzle_core::{Goal, Scrambler, Size};
 //! use npuzzle_solver::near::{Settings, solve};
-//! use npuzzle_solver::reduction::Budget;
+//! use npuzzle_solver::engine::reduction::Budget;
 //! use std::time::Duration;
 //! let goal = Goal::BlankLast.board(Size::new(6, 6)?)?;
 //! let board = Scrambler::new(1).solvable(&goal);
@@ -48,7 +48,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use npuzzle_core::{Board, Move, Moves, Parity, Size};
 use thiserror::Error;
 
-use crate::reduction::Budget;
+use crate::engine::reduction::Budget;
 use window::{Ida, Outcome};
 
 /// The most cells the engine takes (12x12): beyond, its beams cost too much memory per

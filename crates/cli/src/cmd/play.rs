@@ -8,7 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, bail};
 use npuzzle_core::{Goal, Size};
 use npuzzle_solver::Solver;
-use npuzzle_solver::pdb::Store;
+use npuzzle_solver::heuristic::pdb::Store;
 use npuzzle_tui::{App, Config, StartError};
 
 use crate::args::PlayArgs;
@@ -70,7 +70,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
 /// the cache lacks it (the game answers with what it has meanwhile); no request builds. It says
 /// nothing: a message on stderr would scribble over the game's screen.
 fn solver(build: bool) -> Solver {
-    let store = Arc::new(Store::new(Some(crate::pdb_cmd::cache())));
+    let store = Arc::new(Store::new(Some(crate::cmd::pdb::cache())));
     store.load_cached();
     if build
         && let Ok(size) = npuzzle_core::Size::square(4)

@@ -34,7 +34,7 @@
 //! # Example
 //! ```
 //! use npuzzle_core::{Goal, Scrambler, Size};
-//! use npuzzle_solver::reduction;
+//! use npuzzle_solver::engine::reduction;
 //! let goal = Goal::Snail.board(Size::new(12, 7)?)?;
 //! let board = Scrambler::new(1).solvable(&goal);
 //! let moves = reduction::solve(&board, &goal)?;
@@ -149,7 +149,7 @@ pub struct AnytimeReport {
 ///
 /// # Examples
 /// ```
-/// use npuzzle_solver::reduction::manhattan_lower_bound;
+/// use npuzzle_solver::engine::reduction::manhattan_lower_bound;
 /// let board = "1 2 3/4 5 6/0 7 8".parse()?;
 /// let goal = "1 2 3/4 5 6/7 8 0".parse()?;
 /// assert_eq!(manhattan_lower_bound(&board, &goal), 2);
@@ -200,7 +200,7 @@ fn replays(board: &Board, goal: &Board, moves: &[Move]) -> bool {
 /// # Examples
 /// ```
 /// use npuzzle_core::{Board, Goal};
-/// use npuzzle_solver::reduction;
+/// use npuzzle_solver::engine::reduction;
 /// let board: Board = "2 3 4 8/1 6 7 12/5 10 11 0/9 13 14 15".parse()?;
 /// let goal = Goal::BlankLast.board(board.size())?;
 /// let moves = reduction::solve(&board, &goal)?;

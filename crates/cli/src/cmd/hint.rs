@@ -75,7 +75,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     let options = Options {
         optimal: board.tiles().len() <= EXACT_CELLS,
         limits: Limits {
-            max_memory: Some(crate::solve_cmd::search_memory(args.max_memory, 1)),
+            max_memory: Some(crate::cmd::solve::search_memory(args.max_memory, 1)),
             timeout: Some(args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT)),
             cancel: Some(Arc::clone(&cancel)),
             ..Limits::default()
@@ -84,7 +84,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     };
     // The pattern database of the goal's frame (cached, or the small one built in seconds)
     // makes every solve of the hint optimal and fast on 4x4; the solver routes to it.
-    let solver = crate::pdb_cmd::solver(1);
+    let solver = crate::cmd::pdb::solver(1);
     let hint = solver.hint(&board, &goal, &options)?;
     let task = Task {
         board: board.clone(),

@@ -23,7 +23,7 @@
 //!   can jump by more than one move (by up to 7 on 3x3 and 9 on 2x4, mirror included). The
 //!   tables of Korf and Felner, which store the minimum over the blank's cells, are the
 //!   same. IDA* does not need consistency, and the search here turns it into cut-offs
-//!   (bidirectional pathmax, see [`crate::pdb_search`]); A* over these tables must reopen
+//!   (bidirectional pathmax, see [`crate::engine::pdb_search`]); A* over these tables must reopen
 //!   nodes, which `npuzzle-search`'s A* does. One entry per (placement, blank region)
 //!   instead would be consistent (a move changes one group's entry by exactly one) and at
 //!   least as strong, but the 8-tile table of the 15-puzzle has 2.75 regions per cell set:
@@ -106,7 +106,7 @@ pub use cache::{Cache, CacheError, CachedFile, DEFAULT_CAP, Verified};
 pub use file::{Encoding, FORMAT_VERSION, FileError};
 pub use pattern::{MAX_CELLS, MAX_ENTRIES, Partition, PartitionError, entries};
 pub use rank::MAX_PATTERN_TILES;
-pub use store::Store;
+pub use store::{Found, Store};
 
 pub(crate) use pattern::Geometry;
 
@@ -230,7 +230,7 @@ impl Database {
     /// # Examples
     /// ```
     /// use npuzzle_core::{Board, Goal, Size};
-    /// use npuzzle_solver::pdb::{Database, Partition};
+    /// use npuzzle_solver::heuristic::pdb::{Database, Partition};
     /// let goal = Goal::BlankLast.board(Size::new(3, 3)?)?;
     /// let partition = Partition::parse("4-4", &goal)?;
     /// let db = Database::build(&goal, &partition, 1, &|_| {}, None)?;

@@ -30,6 +30,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::thread;
 
+use super::Report;
 use super::{Engine, Node, Pass, Watch};
 use crate::solution::Stats;
 
@@ -64,6 +65,10 @@ struct Shared {
     found: Mutex<Option<(u32, Vec<u8>)>>,
     expanded: AtomicU64,
     generated: AtomicU64,
+    /// The iteration each thread is in (`u32::MAX`: done): the smallest is the proven one.
+    current: Vec<AtomicU32>,
+    /// The largest iteration reported as proven.
+    proven: AtomicU32,
 }
 
 /// The frontier of `root` at the first depth with at least `want` nodes (at most `h0`, so
@@ -115,6 +120,7 @@ pub(crate) fn search(
     watch: &Watch<'_>,
     threads: usize,
     stats: &mut Stats,
+    proven: &mut u32,
 ) -> Option<Vec<u8>> {
     if root.md == 0 {
         return Some(Vec::new());
@@ -127,14 +133,26 @@ pub(crate) fn search(
         found: Mutex::new(None),
         expanded: AtomicU64::new(0),
         generated: AtomicU64::new(0),
+        current: (0..threads).map(|_| AtomicU32::new(0)).collect(),
+        proven: AtomicU32::new(0),
     };
     let count = starts.len() as u64;
-    let work = || {
+    let work = |me: usize| {
         let mut pass = Pass::new(engine, h0, watch, CHECK_EVERY);
         pass.best = Some(&shared.best);
         loop {
             let item = shared.next.fetch_add(1, Relaxed);
             let k = (item / count) as u32;
+            // Every item of the iterations before the smallest one a thread is in has been
+            // searched: that iteration's bound is proven.
+            if shared.current[me].swap(k, Relaxed) != k {
+                let least = shared.current.iter().map(|c| c.load(Relaxed)).min().unwrap_or(k);
+                if shared.proven.fetch_max(least, Relaxed) < least
+                    && let Some(sink) = watch.sink
+                {
+                    sink(Report::Bound(h0 + 2 * least));
+                }
+            }
             let bound = h0 + 2 * k;
             if k >= shared.best.load(Relaxed) || bound > 255 || watch.done.load(Relaxed) {
                 break;
@@ -159,11 +177,12 @@ pub(crate) fn search(
         shared.generated.fetch_add(pass.generated, Relaxed);
     };
     thread::scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(work);
+        for me in 1..threads {
+            scope.spawn(move || work(me));
         }
-        work();
+        work(0);
     });
+    *proven = (*proven).max(h0 + 2 * shared.proven.load(Relaxed));
     stats.expanded += shared.expanded.into_inner();
     stats.generated += shared.generated.into_inner();
     if watch.limit_hit.load(Relaxed) {

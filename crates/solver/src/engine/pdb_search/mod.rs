@@ -2,7 +2,7 @@
 //! of at most 25 cells that has a [`Database`]).
 //!
 //! The bound of a position is its Manhattan distance plus twice the larger of the table sums
-//! for it and for its mirror about the main diagonal (see [`crate::pdb`]). The search keeps,
+//! for it and for its mirror about the main diagonal (see [`crate::heuristic::pdb`]). The search keeps,
 //! for every group, the cell set as a bit mask and the order rank of its tiles, and for the
 //! mirror the same; a move changes one group on each side, and updating it is a shift of the
 //! mask, two population counts, a rank load and at most one shift-table load (none for a
@@ -15,7 +15,7 @@
 //! Every child's bound is known before the first is searched, which buys bidirectional
 //! pathmax (BPMX; A. Felner, U. Zahavi, J. Schaeffer and R. C. Holte, "Dual lookups in
 //! pattern databases", IJCAI 2005): the tables are admissible but not consistent (see
-//! [`crate::pdb`]), and a move costs one in both directions, so a child's bound less one
+//! [`crate::heuristic::pdb`]), and a move costs one in both directions, so a child's bound less one
 //! bounds its parent and the parent's less one bounds every child. A child whose bound
 //! jumps cuts off its parent, siblings and all. On Korf's 100 with 7-8 and reflection this
 //! takes the generated nodes from 39,303 to 37,926 per instance at the same time per node.
@@ -36,9 +36,9 @@ use std::time::Instant;
 use npuzzle_core::{Board, Move, Moves, Parity};
 
 use crate::heuristic::HeuristicKind;
+use crate::heuristic::pdb::rank::{Shifts, subset_rank};
+use crate::heuristic::pdb::{Database, Encoding, Geometry, index_of};
 use crate::options::{Algorithm, Limits};
-use crate::pdb::rank::{Shifts, subset_rank};
-use crate::pdb::{Database, Encoding, Geometry, index_of};
 use crate::solution::{Limit, Reason, Solution, Stats, Status};
 
 /// The most groups a searched partition may have.
@@ -91,7 +91,7 @@ pub(crate) struct Engine<'a> {
     mtile: [u8; 32],
     reflect: bool,
     tables: Vec<TableRef<'a>>,
-    /// Dual lookups on (see [`crate::pdb`], "Dual lookups"): for each group, the blank cells
+    /// Dual lookups on (see [`crate::heuristic::pdb`], "Dual lookups"): for each group, the blank cells
     /// for which its table serves the dual position.
     dual: bool,
     zones: [u32; MAX_GROUPS],
@@ -295,7 +295,7 @@ impl<'a> Engine<'a> {
         if self.dual { h.max(self.dual_h(&node.board, usize::from(node.blank))) } else { h }
     }
 
-    /// The dual bound of the position `board` with the blank on `blank` (see [`crate::pdb`],
+    /// The dual bound of the position `board` with the blank on `blank` (see [`crate::heuristic::pdb`],
     /// "Dual lookups"): the Manhattan distance of the dual position's tiles but its hole, plus
     /// twice the entries of the groups whose tables serve it.
     #[inline]
@@ -327,7 +327,7 @@ impl<'a> Engine<'a> {
             md += u32::from(self.full_dist[t * 32 + usize::from(c)]) * u32::from(t != hole);
         }
         let mut extra = 0u32;
-        let mut cells = [0u8; crate::pdb::MAX_PATTERN_TILES];
+        let mut cells = [0u8; crate::heuristic::pdb::MAX_PATTERN_TILES];
         for (gi, info) in self.db.tables().iter().enumerate() {
             if self.zones[gi] & (1 << blank) == 0 {
                 continue;
@@ -446,6 +446,8 @@ pub(crate) struct Pass<'e, 'a> {
     /// expansions and generations of the passes before this one.
     tick: Option<&'e mut dyn Tick>,
     before: (u64, u64),
+    /// The expansions and generations already added to the watch's totals.
+    counted: (u64, u64),
 }
 
 /// What a search over a database tells its watcher (the solver's observer): each new
@@ -462,7 +464,36 @@ pub(crate) trait Tick {
         let _ = (expanded, generated);
         true
     }
+    /// Whether to be shown the node about to be expanded after `expanded` expansions:
+    /// asked at every check, and at every node after a node was shown.
+    fn wants(&mut self, expanded: u64) -> bool {
+        let _ = expanded;
+        false
+    }
+    /// Whether it may ask for nodes at all: then the search checks every 1024 expansions
+    /// (not every 16,384) and at the root of every iteration.
+    fn samples(&self) -> bool {
+        false
+    }
+    /// The node about to be expanded (its tile on each cell, in the database's goal
+    /// numbering), at depth `g` with bound `h`.
+    fn node(&mut self, cells: &[u8], g: u32, h: u32) -> bool {
+        let _ = (cells, g, h);
+        true
+    }
 }
+
+/// What the threads of a parallel search report, from any of them (the caller relays it to
+/// its watcher on its own thread).
+pub(crate) enum Report {
+    /// Every path shorter than this has been searched: a proven lower bound.
+    Bound(u32),
+    /// Expansions and generations so far, in all.
+    Progress(u64, u64),
+}
+
+/// Where the threads of a parallel search send their [`Report`]s.
+pub(crate) type Sink<'a> = &'a (dyn Fn(Report) + Sync);
 
 impl Tick for () {}
 
@@ -477,6 +508,10 @@ pub(crate) struct Watch<'a> {
     pub(crate) limit_hit: std::sync::atomic::AtomicBool,
     /// Which limit fired: 1 nodes, 2 time, 3 cancel.
     pub(crate) which: std::sync::atomic::AtomicU8,
+    /// Nodes generated by every thread, updated at each check.
+    pub(crate) generated: std::sync::atomic::AtomicU64,
+    /// Where a parallel search reports (a sequential one tells its [`Tick`]).
+    pub(crate) sink: Option<Sink<'a>>,
 }
 
 /// Expansions between two looks at the clock, the node budget and the cancel flag.
@@ -489,6 +524,8 @@ impl<'e, 'a> Pass<'e, 'a> {
         watch: &'e Watch<'e>,
         every: u64,
     ) -> Pass<'e, 'a> {
+        // A node limit below the check interval is checked at every node: a limit is a limit.
+        let every = watch.limits.max_nodes.map_or(every, |m| every.min(m.max(1)));
         Pass {
             engine,
             bound,
@@ -505,14 +542,18 @@ impl<'e, 'a> Pass<'e, 'a> {
             best: None,
             tick: None,
             before: (0, 0),
+            counted: (0, 0),
         }
     }
 
-    fn check(&mut self) {
+    fn check(&mut self, node: &Node, g: u32, h: u32) {
         use std::sync::atomic::Ordering::Relaxed;
-        self.check_at = self.expanded + self.every;
         let w = self.watch;
-        let total = w.nodes.fetch_add(self.every, Relaxed) + self.every;
+        let (expanded, generated) =
+            (self.expanded - self.counted.0, self.generated - self.counted.1);
+        self.counted = (self.expanded, self.generated);
+        let total = w.nodes.fetch_add(expanded, Relaxed) + expanded;
+        let made = w.generated.fetch_add(generated, Relaxed) + generated;
         let which = if w.limits.max_nodes.is_some_and(|m| total >= m) {
             1
         } else if w.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -523,10 +564,24 @@ impl<'e, 'a> Pass<'e, 'a> {
             0
         };
         let (e0, g0) = self.before;
-        let go_on = match (which, self.tick.as_mut()) {
-            (0, Some(t)) => t.progress(e0 + self.expanded, g0 + self.generated),
-            _ => true,
-        };
+        let mut go_on = true;
+        let mut again = false;
+        if which == 0 {
+            if let Some(t) = self.tick.as_mut() {
+                go_on = t.progress(e0 + self.expanded, g0 + self.generated);
+                if go_on && t.wants(e0 + self.expanded) {
+                    let cells = &node.board[..self.engine.cells];
+                    go_on = t.node(cells, g, h);
+                    again = true;
+                }
+            } else if let Some(sink) = w.sink {
+                sink(Report::Progress(total, made));
+            }
+        }
+        // After a node was shown, the next one is asked about too; a node limit is checked
+        // when it is due, not at the next interval.
+        let left = w.limits.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(total).max(1));
+        self.check_at = self.expanded + if again { 1 } else { self.every.min(left) };
         let which = if go_on { which } else { 3 };
         if which != 0 {
             w.which.store(which, Relaxed);
@@ -548,7 +603,7 @@ impl<'e, 'a> Pass<'e, 'a> {
         }
         self.expanded += 1;
         if self.expanded >= self.check_at {
-            self.check();
+            self.check(node, g, h);
             if self.stopped {
                 return false;
             }
@@ -613,7 +668,7 @@ impl<'e, 'a> Pass<'e, 'a> {
             most = most.max(kid.h);
         }
         // Bidirectional pathmax (Felner, Zahavi et al. 2005): the tables are not consistent
-        // (see `crate::pdb`), and a move costs one both ways, so a child's bound less one is
+        // (see `crate::heuristic::pdb`), and a move costs one both ways, so a child's bound less one is
         // a bound for this node too, and this node's less one a bound for every child. A
         // child far above the threshold cuts off its parent and so its siblings' subtrees.
         let h = h.max(most.saturating_sub(1));
@@ -664,7 +719,9 @@ impl<'e, 'a> Pass<'e, 'a> {
 /// # Examples
 /// ```
 /// use npuzzle_core::{Board, Goal, Size};
-/// use npuzzle_solver::{Limits, Status, pdb::{Database, Partition}, pdb_search};
+/// use npuzzle_solver::heuristic::pdb::{Database, Partition};
+/// use npuzzle_solver::engine::pdb_search;
+/// use npuzzle_solver::{Limits, Status};
 /// let goal = Goal::BlankLast.board(Size::new(3, 3)?)?;
 /// let db = Database::build(&goal, &Partition::parse("4-4", &goal)?, 1, &|_| {}, None)?;
 /// let board: Board = "8 6 7/2 5 4/3 0 1".parse()?;
@@ -682,7 +739,7 @@ pub fn solve(
     solve_dual(db, board, limits, threads, false)
 }
 
-/// As [`solve`], with dual lookups when `dual` (see [`crate::pdb`], "Dual lookups"): the bound
+/// As [`solve`], with dual lookups when `dual` (see [`crate::heuristic::pdb`], "Dual lookups"): the bound
 /// of a node is also at least its dual bound, read for the nodes the regular bound keeps.
 ///
 /// # Errors
@@ -694,12 +751,12 @@ pub fn solve_dual(
     threads: usize,
     dual: bool,
 ) -> Result<Solution, SearchError> {
-    solve_ticked(db, board, limits, threads, dual, &mut ())
+    solve_ticked(db, board, limits, threads, dual, &mut (), None)
 }
 
-/// [`solve_dual`], telling `tick` of bounds and progress (one thread: every bound and every
-/// check; several: none, the threads' passes interleave). A search stopped by a limit answers
-/// the last bound it proved as its lower bound.
+/// [`solve_dual`], telling `tick` of bounds, progress and the nodes it asks for on one thread,
+/// and `sink` of proven bounds and progress from the threads of a parallel search. A search
+/// stopped by a limit answers the last bound it proved as its lower bound.
 pub(crate) fn solve_ticked(
     db: &Database,
     board: &Board,
@@ -707,6 +764,7 @@ pub(crate) fn solve_ticked(
     threads: usize,
     dual: bool,
     tick: &mut dyn Tick,
+    sink: Option<Sink<'_>>,
 ) -> Result<Solution, SearchError> {
     let clock = Instant::now();
     if board.size() != db.size() {
@@ -734,11 +792,13 @@ pub(crate) fn solve_ticked(
         nodes: Default::default(),
         limit_hit: Default::default(),
         which: Default::default(),
+        generated: Default::default(),
+        sink,
     };
     let root = engine.root(board);
     let mut proven = engine.h(&root);
     let found = if threads > 1 {
-        parallel::search(&engine, &root, &watch, threads, &mut solution.stats)
+        parallel::search(&engine, &root, &watch, threads, &mut solution.stats, &mut proven)
     } else {
         sequential(&engine, &root, &watch, &mut solution.stats, tick, &mut proven)
     };
@@ -781,12 +841,25 @@ fn sequential(
             watch.which.store(3, std::sync::atomic::Ordering::Relaxed);
             return None;
         }
-        let mut pass = Pass::new(engine, bound, watch, CHECK_EVERY);
+        let sampled = tick.samples();
+        let mut pass = Pass::new(engine, bound, watch, if sampled { 1 << 10 } else { CHECK_EVERY });
+        if sampled {
+            // A watcher sees each iteration start at the root.
+            pass.check_at = 1;
+        }
+        if let Some(m) = watch.limits.max_nodes {
+            let done = watch.nodes.load(std::sync::atomic::Ordering::Relaxed);
+            pass.check_at = pass.check_at.min(m.saturating_sub(done).max(1));
+        }
         pass.before = (stats.expanded, stats.generated);
         pass.tick = Some(&mut *tick);
         let found = pass.dfs(root, 0, 4, engine.h(root));
         stats.expanded += pass.expanded;
         stats.generated += pass.generated;
+        // The pass's expansions since its last check count towards the limits too.
+        let (e, g) = (pass.expanded - pass.counted.0, pass.generated - pass.counted.1);
+        watch.nodes.fetch_add(e, std::sync::atomic::Ordering::Relaxed);
+        watch.generated.fetch_add(g, std::sync::atomic::Ordering::Relaxed);
         if found {
             stats.max_frontier = u64::from(pass.depth);
             return Some(pass.path[..pass.depth as usize].to_vec());

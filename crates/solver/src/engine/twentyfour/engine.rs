@@ -9,14 +9,14 @@ use npuzzle_core::{Board, Move};
 
 use super::tables::{MAX_LOOKUPS, Tables};
 use super::{Progress, ProgressFn};
+use crate::heuristic::pdb::Encoding;
+use crate::heuristic::pdb::rank::{Shifts, binomial};
 use crate::options::Limits;
-use crate::pdb::Encoding;
-use crate::pdb::rank::{Shifts, binomial};
 use crate::pruning::{FORBIDDEN, Pruner};
 
 /// Colexicographic ranks of cell sets of up to 25 cells in two loads: the low 13 cells
 /// give their part of the rank directly; the high 12 cells' part depends on how many cells
-/// are below them, at most [`crate::pdb::MAX_PATTERN_TILES`]. (The pattern builder's ranker
+/// are below them, at most [`crate::heuristic::pdb::MAX_PATTERN_TILES`]. (The pattern builder's ranker
 /// has one table for 16 cells and a loop above; on 25 cells nearly every set has a cell above
 /// 16.)
 pub(crate) struct Colex {
@@ -204,7 +204,7 @@ impl<'a> Engine<'a> {
             for (q, &c) in mapped[..k].iter().enumerate() {
                 order[(mask & ((1 << c) - 1)).count_ones() as usize] = q as u8;
             }
-            let order = crate::pdb::rank::perm_rank(&order[..k]) as u16;
+            let order = crate::heuristic::pdb::rank::perm_rank(&order[..k]) as u16;
             let index = u64::from(self.colex.rank(mask)) * u64::from(self.tables[li].orders)
                 + u64::from(order);
             let value = self.read(li, index);
@@ -547,7 +547,7 @@ impl<'e, 'a> Pass<'e, 'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdb::rank::subset_rank;
+    use crate::heuristic::pdb::rank::subset_rank;
 
     #[test]
     fn colex_ranks_agree_with_the_builder_on_every_small_set_of_25_cells() {

@@ -66,12 +66,7 @@ impl Report {
                 None => {
                     // Replaying costs one swap per move: cheap insurance that what we print
                     // as a solution is one.
-                    let mut end = task.board.clone();
-                    replay_error = match end.apply_all(&s.moves) {
-                        Err(err) => Some(err.to_string()),
-                        Ok(()) if end != task.goal => Some(format!("the moves end at {end}")),
-                        Ok(()) => None,
-                    };
+                    replay_error = s.replay(&task.board, &task.goal).err().map(|e| e.to_string());
                     tiles = task.board.tiles_moved(&s.moves).unwrap_or_default();
                     None
                 }
@@ -182,17 +177,14 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         args.algorithm,
         args.heuristic,
     );
-    // One solver owns the run's databases (see `pdb_cmd::solver`); one board's search over
+    // One solver owns the run's databases (see `crate::cmd::pdb::solver`); one board's search over
     // a database may take every thread asked for.
-    let solver = crate::pdb_cmd::solver(if total == 1 { args.threads } else { 1 });
+    let solver = crate::cmd::pdb::solver(if total == 1 { args.threads } else { 1 });
     let several = total > 1;
     let mut summary = Summary::default();
     let started = Instant::now();
     let mut worst = 0u8;
-    // The 24-puzzle's 6-6-6-6 tables, for optimal answers on 5x5.
-    let databases =
-        Databases { korf24: crate::korf24::Cached::new(if total == 1 { args.threads } else { 1 }) };
-    let solve = |job: &Job| solve_job(&solver, &databases, job, &options, args.improve, &progress);
+    let solve = |job: &Job| solve_job(&solver, job, &options, args.improve, &progress);
     let result = for_each_outcome(batch.jobs(), threads, &cancel, solve, |job, outcome| {
         let report = Report::new(job, outcome, &given);
         progress.suspend(|| printer.print(&report))?;
@@ -373,7 +365,6 @@ const FAST_JOB: Duration = Duration::from_micros(200);
 /// anytime mode answers gets that much time for it (within the timeout).
 fn solve_job(
     solver: &Solver,
-    databases: &Databases,
     job: &Job,
     options: &Options,
     improve: Option<Duration>,
@@ -402,31 +393,12 @@ fn solve_job(
     };
     // A solver bug must not take the other boards of a batch down with it; the panic hook has
     // already printed the details.
-    if let Some(found) = databases.korf24.get(&task.goal, options) {
-        let solve = || databases.korf24.solve(&found, &task.board, &task.goal, options);
-        match panic::catch_unwind(AssertUnwindSafe(solve)) {
-            Ok(Some(Ok(solution))) => return Outcome::Done(solution),
-            Ok(Some(Err(err))) => return Outcome::Invalid(err),
-            Ok(None) => {}
-            Err(_) => {
-                return Outcome::Invalid(
-                    "internal error: the solver panicked on this board".into(),
-                );
-            }
-        }
-    }
     let solve = || solver.solve_observed(&task.board, &task.goal, options, progress.watcher());
     match panic::catch_unwind(AssertUnwindSafe(solve)) {
         Ok(Ok(solution)) => Outcome::Done(solution),
         Ok(Err(err)) => Outcome::Invalid(err.to_string()),
         Err(_) => Outcome::Invalid("internal error: the solver panicked on this board".into()),
     }
-}
-
-/// The 24-puzzle's tables of a run (the other databases are the solver's).
-struct Databases {
-    /// The 24-puzzle's 6-6-6-6 tables, for optimal answers on 5x5.
-    korf24: crate::korf24::Cached,
 }
 
 /// Writes the one-line reasons and warnings for a board to stderr.
@@ -436,7 +408,7 @@ fn complain(report: &Report, several: bool) {
     }
     let at = if several { format!("{}: ", report.job.origin.label()) } else { String::new() };
     if let Some(err) = &report.replay_error {
-        stdio::complain(format_args!("bug: {at}the solver's moves do not solve the board: {err}"));
+        stdio::complain(format_args!("bug: {at}{err}"));
     }
     if let Some(error) = report.error() {
         let advice = report.advice.as_ref().map(|a| format!("; {a}")).unwrap_or_default();

@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle_core::{Board, Goal, Size};
-use npuzzle_solver::pdb::store::Report;
-use npuzzle_solver::pdb::{Cache, CacheError, DEFAULT_CAP, Database, Partition, Progress, Store};
+use npuzzle_solver::heuristic::pdb::store::Report;
+use npuzzle_solver::heuristic::pdb::{
+    Cache, CacheError, DEFAULT_CAP, Database, Partition, Progress, Store,
+};
 use npuzzle_solver::{Databases, Solver};
 
 use crate::args::{PdbAction, PdbArgs, PdbBuildArgs};
@@ -73,7 +75,7 @@ pub fn store() -> Arc<Store> {
 /// A solver that owns the run's [`store`], with `threads` threads for one search over a
 /// database.
 pub fn solver(threads: usize) -> Solver {
-    let databases = Databases { pdb: None, threads: threads.max(1), dual: false };
+    let databases = Databases { threads: threads.max(1), ..Databases::default() };
     Solver::new().with_databases(databases).with_store(store())
 }
 
@@ -242,15 +244,15 @@ pub fn run(args: &PdbArgs) -> anyhow::Result<ExitCode> {
 fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
     if args.partition.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("korf-felner")) {
         korf_felner_fits(args)?;
-        crate::korf24::build(args.threads.unwrap_or_else(available_threads), args.force)?;
+        build_korf_felner(args.threads.unwrap_or_else(available_threads), args.force)?;
         return Ok(ExitCode::SUCCESS);
     }
     let size = args.size.unwrap_or(Size::square(4)?);
     let goal = args.goal.board(size).context("--goal")?;
-    if size.cells() > npuzzle_solver::pdb::MAX_CELLS {
+    if size.cells() > npuzzle_solver::heuristic::pdb::MAX_CELLS {
         bail!(
             "pattern databases need boards of at most {} cells; {size} has {}",
-            npuzzle_solver::pdb::MAX_CELLS,
+            npuzzle_solver::heuristic::pdb::MAX_CELLS,
             size.cells()
         );
     }
@@ -321,7 +323,7 @@ fn korf_felner_fits(args: &PdbBuildArgs) -> anyhow::Result<()> {
         );
     }
     let goal = args.goal.board(size).context("--goal")?;
-    if npuzzle_solver::twentyfour::Tables::korf_felner_partition(&goal).is_err() {
+    if npuzzle_solver::engine::twentyfour::Tables::korf_felner_partition(&goal).is_err() {
         bail!(
             "--partition korf-felner: the tables serve goals with the blank in a corner, and \
              --goal {} has it elsewhere",
@@ -334,7 +336,7 @@ fn korf_felner_fits(args: &PdbBuildArgs) -> anyhow::Result<()> {
 fn list() -> anyhow::Result<ExitCode> {
     let cache = cache();
     let mut files = cache.list()?;
-    let used = |f: &npuzzle_solver::pdb::CachedFile| {
+    let used = |f: &npuzzle_solver::heuristic::pdb::CachedFile| {
         std::fs::metadata(&f.path).and_then(|m| m.modified()).ok()
     };
     // Least recently used first: the order in which the cap removes them.
@@ -420,4 +422,19 @@ fn verify() -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `npuzzle pdb build --partition korf-felner`: the two stored tables of the 24-puzzle's
+/// 6-6-6-6 databases (they serve every 5x5 goal with the blank in a corner).
+fn build_korf_felner(threads: usize, force: bool) -> anyhow::Result<()> {
+    use npuzzle_solver::engine::twentyfour::Tables;
+    let cache = cache();
+    let goal = Tables::korf_felner_base_goal();
+    let partition = Tables::korf_felner_base_partition();
+    if !force {
+        if let Ok(Some(db)) = cache.load(&goal, &partition) {
+            return already_built(&cache.path(&goal, &partition), &db);
+        }
+    }
+    build_and_save(&goal, &partition, threads)
 }

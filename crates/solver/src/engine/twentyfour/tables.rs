@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use npuzzle_core::{Board, Goal, Size};
 use thiserror::Error;
 
-use crate::pdb::{
+use crate::heuristic::pdb::{
     BuildError, Cache, CacheError, Database, Geometry, MAX_PATTERN_TILES, Partition, Progress,
     index_of,
 };
@@ -56,12 +56,12 @@ pub(crate) struct Lookup {
 /// group's table is the image of a stored table under a symmetry of the board (rotations and
 /// reflections of a square, the half turn and the flips of a rectangle). With the position
 /// mirrored about the main diagonal as well (when that fixes the goal's blank), the bound is
-/// the Manhattan distance plus twice the larger of the two sums, as in [`crate::pdb`].
+/// the Manhattan distance plus twice the larger of the two sums, as in [`crate::heuristic::pdb`].
 ///
 /// # Why an image serves
 /// A stored table holds, for each placement of its pattern, the fewest pattern moves to the
 /// pattern's goal, where a tile may only step into the part of the free cells the blank is in
-/// (see [`crate::pdb`]). A symmetry maps cells to cells and neighbours to neighbours, so it
+/// (see [`crate::heuristic::pdb`]). A symmetry maps cells to cells and neighbours to neighbours, so it
 /// maps that abstract space onto the one of the image pattern, distances included, provided
 /// it also maps the part of the free cells that holds the stored goal's blank onto the part
 /// that holds this goal's blank. [`Tables::new`] checks exactly that for every lookup, and
@@ -71,7 +71,7 @@ pub(crate) struct Lookup {
 /// Korf & Felner's 6-6-6-6 partition of the 24-puzzle ([`Tables::korf_felner`]) needs two
 /// stored tables: the group that closes the blank's corner, and a 2x3 block whose three
 /// other images (by quarter turns) are the other groups. The mirrored lookups are images of
-/// the same two. Both tables track the blank's region, like every table of [`crate::pdb`]:
+/// the same two. Both tables track the blank's region, like every table of [`crate::heuristic::pdb`]:
 /// with 6 tiles on 25 cells that costs about 26 CPU seconds and 260 MB per table.
 #[derive(Clone, Debug)]
 pub struct Tables {

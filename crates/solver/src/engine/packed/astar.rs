@@ -201,9 +201,9 @@ mod tests {
     use npuzzle_search::Limits;
 
     use super::*;
-    use crate::exact::ExactTable;
+    use crate::engine::exact::ExactTable;
+    use crate::engine::packed::{bfs::bfs, idastar::idastar};
     use crate::heuristic::HeuristicKind;
-    use crate::packed::{bfs::bfs, idastar::idastar};
 
     type Search =
         fn(&Engine, Node, &Budget<'_>, &mut Watch<'_>, &mut Stats) -> Result<Moves, Ended>;

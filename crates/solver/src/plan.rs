@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use npuzzle_core::Size;
 
+use crate::engine::exact;
 use crate::error::SolveError;
-use crate::exact;
 use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Heuristic, Options};
 

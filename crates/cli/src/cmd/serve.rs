@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use npuzzle_core::{Goal, Size};
-use npuzzle_solver::pdb::Store;
+use npuzzle_solver::heuristic::pdb::Store;
 use npuzzle_web::Config;
 
 use crate::args::ServeArgs;
@@ -50,13 +50,13 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
 /// (see [`build_in_background`]).
 pub fn solver() -> npuzzle_solver::Solver {
     let store = Arc::new(
-        Store::new(Some(crate::pdb_cmd::cache())).with_report(Arc::new(crate::pdb_cmd::Logged)),
+        Store::new(Some(crate::cmd::pdb::cache())).with_report(Arc::new(crate::cmd::pdb::Logged)),
     );
     let held = store.load_cached();
     if held > 0 {
         crate::stdio::complain(format_args!(
             "loaded {held} pattern database(s) from {}",
-            crate::pdb_cmd::cache_dir().display()
+            crate::cmd::pdb::cache_dir().display()
         ));
     }
     npuzzle_solver::Solver::new().with_store(store)

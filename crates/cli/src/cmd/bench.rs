@@ -21,20 +21,21 @@ use std::time::Instant;
 
 use anyhow::Context;
 use npuzzle_core::{Board, Goal, parse_instances};
-use npuzzle_solver::{Databases, Limits, Options, Status, thousands};
+use npuzzle_solver::{Algorithm, Databases, Limits, Options, Status, thousands};
 use serde::Serialize;
 
 use crate::advice::{self, Given};
 use crate::args::{BenchArgs, ScrambleFormat};
-use crate::{korf24, pdb_cmd};
+use crate::cmd::pdb;
+use crate::progress::{Mode, Progress};
 
 /// Exit status when an instance cannot reach its goal (as `solve`'s).
 const EXIT_UNSOLVABLE: u8 = 3;
 /// Exit status when a limit stopped an instance.
 const EXIT_LIMIT: u8 = 4;
 
-const KORF100: &str = include_str!("../../../testdata/korf100.txt");
-const KORF24: &str = include_str!("../../../testdata/korf24.txt");
+const KORF100: &str = include_str!("../../../../testdata/korf100.txt");
+const KORF24: &str = include_str!("../../../../testdata/korf24.txt");
 
 /// One instance's line of `--format json`.
 #[derive(Serialize)]
@@ -248,9 +249,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let cancel = crate::interrupt::install();
     // Instances run (fewer than asked when Ctrl-C ends the run).
     let mut done = 0usize;
+    // A file that gives every instance's optimal length is a benchmark of optimal solving:
+    // `auto` proves each answer (the 24-puzzle's 6-6-6-6 search on 5x5) instead of keeping a
+    // fast answer in reserve.
+    let optimal =
+        args.algorithm == Algorithm::Auto && instances.iter().all(|i| i.optimal.is_some());
     let options = Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
+        optimal,
         limits: Limits {
             max_nodes: args.max_nodes,
             timeout: Some(args.improve.or(args.timeout).unwrap_or(Limits::DEFAULT_TIMEOUT)),
@@ -270,14 +277,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "#", "length", "expected", "nodes", "seconds", "bound"
         )?;
     }
-    let solver = pdb_cmd::solver(args.threads).with_databases(Databases {
+    let solver = pdb::solver(args.threads).with_databases(Databases {
         pdb: None,
         threads: args.threads,
         dual: args.dual,
+        pruning: args.pruning,
     });
     let mut prepared: std::collections::HashSet<Board> = std::collections::HashSet::new();
-    let mut korf24_tables: HashMap<Board, Option<npuzzle_solver::twentyfour::Tables>> =
-        HashMap::new();
+    // The search's bound and nodes on a terminal, for instances that take more than a second.
+    let progress = Progress::new(Mode::choose(false, false), instances.len(), 1);
     let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
     // The first limit hit: which instance, what limit, and what would help.
     let mut first_limit: Option<String> = None;
@@ -286,13 +294,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let mut cpu = 0.0;
     for (i, inst) in instances.iter().enumerate() {
         let goal = inst.goal.as_deref().unwrap_or(&Goal::BlankLast).board(inst.board.size())?;
-        if !prepared.contains(&goal) && !korf24::applies(&goal, args.algorithm, args.heuristic) {
+        if !prepared.contains(&goal) {
             let clock = Instant::now();
             // Many solves: the tables readied before the first one's clock starts, in
             // anonymous memory rather than read through the mapped file's small pages.
             if let Some(db) = solver.prepare(&goal, &options) {
+                let kind = if db.covers_every_tile() { "pattern database" } else { "tables" };
                 crate::stdio::complain(format_args!(
-                    "pattern database {} for {} ({:.1} MB{}), ready in {:.3} s",
+                    "{kind} {} for {} ({:.1} MB{}), ready in {:.3} s",
                     db.partition().sizes(),
                     db.size(),
                     db.bytes().len() as f64 / 1e6,
@@ -302,32 +311,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             }
             prepared.insert(goal.clone());
         }
-        let kf = korf24_tables.entry(goal.clone()).or_insert_with(|| {
-            korf24::applies(&goal, args.algorithm, args.heuristic)
-                .then(|| korf24::tables(&goal, pdb_cmd::available_threads(), Some(&cancel)))
-                .flatten()
-        });
         let cpu0 = cpu_seconds();
-        let s = match kf {
-            Some(kf) => korf24::solve(
-                kf,
-                &inst.board,
-                &options.limits,
-                args.threads,
-                args.pruning,
-                &format!("#{}", numbers[i]),
-            )?,
-            None => solver.solve(&inst.board, &goal, &options)?,
-        };
+        let s = solver.solve_observed(&inst.board, &goal, &options, progress.watcher())?;
         cpu += cpu_seconds().zip(cpu0).map_or(0.0, |(b, a)| b - a);
-        if s.status == Status::Solved {
-            let mut end = inst.board.clone();
-            end.apply_all(&s.moves)?;
-            anyhow::ensure!(
-                end == goal,
-                "bug: the solution of instance {} does not reach the goal",
-                numbers[i]
-            );
+        if let Err(e) = s.replay(&inst.board, &goal) {
+            anyhow::bail!("bug: instance {}: {e}", numbers[i]);
         }
         let length = (s.status == Status::Solved).then_some(s.moves.len());
         let compared = compare
@@ -405,7 +393,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 s.lower_bound.map_or_else(|| "-".to_string(), |b| b.to_string())
             )?;
         }
-        out.flush()?;
+        // Rows wait in the buffer while the progress line is up, and are written with it
+        // cleared.
+        progress.suspend(|| out.flush())?;
         done += 1;
         if cancel.load(std::sync::atomic::Ordering::Relaxed) {
             crate::stdio::complain(format_args!(

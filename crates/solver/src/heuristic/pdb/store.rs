@@ -21,11 +21,12 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use npuzzle_core::Board;
 
 use super::{Cache, CacheError, Database, Partition, Progress};
+use crate::engine::twentyfour::Tables;
 use crate::heuristic::frame::Frame;
 
 /// What a store tells its owner about builds and bad files (the command line draws a progress
@@ -68,6 +69,18 @@ pub struct Status {
     pub building: Vec<Entry>,
 }
 
+/// What [`Store::twentyfour`] found.
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// The tables, held, cached or just built.
+    Ready(Tables),
+    /// Their build did not end within the time limit (the duration).
+    OutOfTime(Duration),
+    /// None can be had: not a 5x5 goal with the blank in a corner, no build on demand,
+    /// cancelled, or a failed build (warned about).
+    Unavailable,
+}
+
 /// The databases of one solver. `Send + Sync`; share it in an `Arc`.
 pub struct Store {
     cache: Option<Cache>,
@@ -78,6 +91,9 @@ pub struct Store {
     building: Mutex<Vec<Entry>>,
     /// Warnings already given: each is said once.
     warned: Mutex<Vec<String>>,
+    /// The time limit a build of the 24-puzzle's tables last ran out of: requests with no
+    /// more time than that are not made to wait for another.
+    twentyfour_out_of_time: Mutex<Option<Duration>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -106,6 +122,7 @@ impl Store {
             held: Mutex::new(Vec::new()),
             building: Mutex::new(Vec::new()),
             warned: Mutex::new(Vec::new()),
+            twentyfour_out_of_time: Mutex::new(None),
         }
     }
 
@@ -292,6 +309,89 @@ impl Store {
         Some(owned)
     }
 
+    /// Korf & Felner's 6-6-6-6 tables for `goal` (a 5x5 goal with the blank in a corner; the
+    /// two stored tables behind them serve every such goal): held, from the cache, or built
+    /// when the store builds on demand (about a minute on two cores, 128 MB), the build
+    /// stopped when `cancel` is raised or `timeout` has passed.
+    pub fn twentyfour(
+        &self,
+        goal: &Board,
+        timeout: Option<Duration>,
+        cancel: Option<&AtomicBool>,
+    ) -> Found {
+        if Tables::korf_felner_partition(goal).is_err() {
+            return Found::Unavailable;
+        }
+        let base = match self.twentyfour_base(timeout, cancel) {
+            Ok(base) => base,
+            Err(found) => return found,
+        };
+        match Tables::korf_felner(base, goal) {
+            Ok(tables) => Found::Ready(tables),
+            Err(e) => {
+                self.warn(&format!("the 24-puzzle's tables: {e}"));
+                Found::Unavailable
+            }
+        }
+    }
+
+    /// The two stored tables behind [`Store::twentyfour`].
+    fn twentyfour_base(
+        &self,
+        timeout: Option<Duration>,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Database, Found> {
+        let goal = Tables::korf_felner_base_goal();
+        let partition = Tables::korf_felner_base_partition();
+        let held = |store: &Store| {
+            lock(&store.held)
+                .iter()
+                .find(|d| d.goal() == &goal && d.partition() == &partition)
+                .cloned()
+        };
+        if let Some(db) = held(self) {
+            return Ok(db);
+        }
+        if let Some(cache) = &self.cache {
+            match cache.load(&goal, &partition) {
+                Ok(Some(db)) => {
+                    self.hold(db.clone());
+                    return Ok(db);
+                }
+                Ok(None) => {}
+                Err(e) => self.warn(&e.to_string()),
+            }
+        }
+        if !self.on_demand {
+            return Err(Found::Unavailable);
+        }
+        if let (Some(failed), Some(t)) = (*lock(&self.twentyfour_out_of_time), timeout)
+            && t <= failed
+        {
+            return Err(Found::OutOfTime(t));
+        }
+        static BUILDING: Mutex<()> = Mutex::new(());
+        let _one = lock(&BUILDING);
+        if let Some(db) = held(self) {
+            return Ok(db);
+        }
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let (built, out_of_time) =
+            until(deadline, cancel, |stop| self.build(&goal, &partition, self.threads, stop));
+        match built {
+            Some(db) => {
+                self.hold(db.clone());
+                Ok(db)
+            }
+            None if out_of_time => {
+                let t = timeout.unwrap_or_default();
+                *lock(&self.twentyfour_out_of_time) = Some(t);
+                Err(Found::OutOfTime(t))
+            }
+            None => Err(Found::Unavailable),
+        }
+    }
+
     /// Starts building the full partition ([`Partition::full`]) of `goal`'s frame on a thread
     /// of its own at the lowest scheduling priority, unless memory or the cache already has
     /// it; the store holds it once built, and answers with what it has meanwhile. Returns the
@@ -328,6 +428,42 @@ impl Store {
             })
             .ok()
     }
+}
+
+/// Runs `work` with a stop flag that is raised when `cancel` is, or at `deadline`; returns its
+/// result and whether the deadline raised the flag. A watcher thread polls every 20 ms.
+fn until<T>(
+    deadline: Option<Instant>,
+    cancel: Option<&AtomicBool>,
+    work: impl FnOnce(Option<&AtomicBool>) -> T,
+) -> (T, bool) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let Some(deadline) = deadline else {
+        return (work(cancel), false);
+    };
+    let stop = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    let out_of_time = AtomicBool::new(false);
+    let result = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !finished.load(Relaxed) {
+                if Instant::now() >= deadline {
+                    out_of_time.store(true, Relaxed);
+                    stop.store(true, Relaxed);
+                    break;
+                }
+                if cancel.is_some_and(|c| c.load(Relaxed)) {
+                    stop.store(true, Relaxed);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let result = work(Some(&stop));
+        finished.store(true, Relaxed);
+        result
+    });
+    (result, out_of_time.load(Relaxed))
 }
 
 /// Puts the calling thread (and the threads it starts) at the lowest scheduling priority, so

@@ -6,28 +6,32 @@
 //!
 //! | request | engine |
 //! |---------|--------|
-//! | `--heuristic pdb` (or `auto` on a board of 10 to 25 cells when a matching database is held) with `idastar` or `auto` | [`crate::pdb_search`]: IDA* with incremental table indices, optimal |
+//! | `--heuristic pdb` (or `auto` on a board of 10 to 25 cells when a matching database is held) with `idastar` or `auto` | [`crate::engine::pdb_search`]: IDA* with incremental table indices, optimal |
 //! | `--heuristic pdb` with `astar`, `wastar`, `greedy` | the generic searches of `npuzzle-search` over packed nodes, the database as heuristic |
 //! | `--heuristic walking-distance` with any informed algorithm, boards up to 4x4 | the generic searches over packed nodes with incremental walking-distance states |
 //!
 //! The library reads no files and no environment: the command line finds or builds the
 //! database and gives it to its solver.
 
-use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
-use npuzzle_core::{Board, Move, Moves, Parity};
+use npuzzle_core::{Board, Parity};
 use npuzzle_search::{self as search, Flow, Observer};
 
-use crate::exact;
+use crate::engine::exact;
+use crate::engine::generic::{generic_pdb, generic_wd};
+use crate::engine::pdb_search::{self, Engine};
+use crate::engine::twentyfour;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::frame::Frame;
+use crate::heuristic::pdb::Database;
+use crate::heuristic::pdb::store::Found;
 use crate::heuristic::walking_distance::WalkingDistance;
 use crate::options::{Algorithm, Heuristic, Limits, Options};
-use crate::pdb::Database;
-use crate::pdb_search::{self, Engine};
-use crate::policy::attempt_budget;
-use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
+use crate::plan::attempt_budget;
+use crate::sample::Sampler;
+use crate::solution::{Limit, Note, Reason, Solution, Status};
+use crate::watch::{Relayed, relay};
 use crate::{SolveError, Solver};
 
 /// Pattern databases a solve may use (the command line loads them from its cache). Cheap to clone.
@@ -37,8 +41,11 @@ pub struct Databases {
     pub pdb: Option<Database>,
     /// Threads for one IDA* search over the database (1: sequential).
     pub threads: usize,
-    /// Dual lookups in the IDA* over the database (see [`crate::pdb`], "Dual lookups").
+    /// Dual lookups in the IDA* over the database (see [`crate::heuristic::pdb`], "Dual lookups").
     pub dual: bool,
+    /// The 24-puzzle search's move pruning: the longest move string its pruning machine
+    /// considers (`None`: [`twentyfour::DEFAULT_PRUNING`]).
+    pub pruning: Option<u8>,
 }
 
 /// Solves like [`crate::solve`], with the engines that `tables` make possible (see the module
@@ -61,12 +68,12 @@ pub fn solve_with(
 
 /// [`Solver::solve`] with the databases `solver` holds: the request goes to the engine the
 /// module docs name, and everything else (every fallback too) to `solver`'s own engines.
-pub(crate) fn solve_in<O: Observer<Board, u32>>(
+pub(crate) fn solve_in<S: Sampler>(
     solver: &Solver,
     board: &Board,
     goal: &Board,
     options: &Options,
-    observer: O,
+    observer: S,
 ) -> Result<Solution, SolveError> {
     let mut solution = solve_routed(solver, board, goal, options, observer)?;
     label_check(&mut solution, options);
@@ -123,14 +130,28 @@ fn label_check(solution: &mut Solution, options: &Options) {
 /// [`solve_in`] before the label check: the database for the goal (held, or from the
 /// solver's store) serves the board directly or through the goal's frame (see
 /// [`crate::heuristic::frame`]).
-fn solve_routed<O: Observer<Board, u32>>(
+fn solve_routed<S: Sampler>(
     solver: &Solver,
     board: &Board,
     goal: &Board,
     options: &Options,
-    observer: O,
+    observer: S,
 ) -> Result<Solution, SolveError> {
-    if board.size() != goal.size() || !uses_db(options, board) {
+    if board.size() != goal.size() {
+        return solve_direct(solver, board, goal, options, observer, None);
+    }
+    if twentyfour_wanted(goal, options)
+        && let Some(store) = solver.store()
+    {
+        match store.twentyfour(goal, options.limits.timeout, options.limits.cancel.as_deref()) {
+            Found::Ready(tables) => {
+                return Ok(solve_twentyfour(solver, &tables, board, options, observer));
+            }
+            Found::OutOfTime(timeout) => return Ok(out_of_time(board, goal, timeout)),
+            Found::Unavailable => {}
+        }
+    }
+    if !uses_db(options, board) {
         return solve_direct(solver, board, goal, options, observer, None);
     }
     let Some(db) = database(solver, board, goal, options) else {
@@ -140,10 +161,134 @@ fn solve_routed<O: Observer<Board, u32>>(
         return solve_direct(solver, board, goal, options, observer, Some(&db));
     }
     let frame = Frame::new(goal);
+    let framed = Framed { inner: observer, frame: &frame };
     let mut s =
-        solve_direct(solver, &frame.board(board), frame.goal(), options, observer, Some(&db))?;
+        solve_direct(solver, &frame.board(board), frame.goal(), options, framed, Some(&db))?;
     s.moves = frame.moves_back(&s.moves);
     Ok(s)
+}
+
+/// Whether a request goes to the 24-puzzle's search over Korf & Felner's tables: an optimal
+/// answer asked (`optimal`, or IDA* over pattern databases) on a 5x5 goal with the blank in
+/// a corner. `auto` without `optimal` stays with its fast engines on 5x5.
+fn twentyfour_wanted(goal: &Board, options: &Options) -> bool {
+    let wanted = options.optimal
+        || (options.algorithm == Algorithm::IdaStar && options.heuristic == Heuristic::Pdb);
+    wanted
+        && matches!(options.algorithm, Algorithm::Auto | Algorithm::IdaStar)
+        && matches!(options.heuristic, Heuristic::Auto | Heuristic::Pdb)
+        && twentyfour::Tables::korf_felner_partition(goal).is_ok()
+}
+
+/// The 24-puzzle's search over `tables`, on the solver's threads, its bounds and progress
+/// relayed to `observer`.
+fn solve_twentyfour<S: Sampler>(
+    solver: &Solver,
+    tables: &twentyfour::Tables,
+    board: &Board,
+    options: &Options,
+    mut observer: S,
+) -> Solution {
+    let clock = Instant::now();
+    if observer.begin(&search::Begin::new(board, 0)) == Flow::Stop {
+        return cancelled(board, tables.goal());
+    }
+    let databases = solver.databases();
+    let config = twentyfour::Config {
+        threads: databases.threads.max(1),
+        pruning: databases.pruning.map_or(twentyfour::DEFAULT_PRUNING, usize::from),
+    };
+    let s = relay(&mut observer, options.limits.cancel.as_ref(), |stop, sink| {
+        let limits = Limits { cancel: Some(stop), ..options.limits.clone() };
+        let last = std::sync::atomic::AtomicU32::new(0);
+        let progress = |p: twentyfour::Progress| {
+            if last.fetch_max(p.bound, std::sync::atomic::Ordering::Relaxed) < p.bound {
+                sink(Relayed::Bound(p.bound));
+            }
+            sink(Relayed::Progress(p.expanded, p.generated));
+        };
+        twentyfour::solve(tables, board, &limits, &config, Some(&progress))
+    });
+    // The board is of the tables' size: `twentyfour_wanted` checked the goal's.
+    let mut s = s.unwrap_or_else(|_| cancelled(board, tables.goal()));
+    if s.limit() == Some(Limit::Cancelled)
+        && !options
+            .limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        // Stopped by the watcher: a cancel all the same.
+        s.reason = Some(Reason::Limit(Limit::Cancelled));
+    }
+    finish(&mut observer, &s);
+    s.stats.seconds = clock.elapsed().as_secs_f64();
+    s
+}
+
+/// The answer for `board` when the 24-puzzle's tables could not be built within `timeout`: a
+/// time limit, with the Manhattan distance as the lower bound.
+fn out_of_time(board: &Board, goal: &Board, timeout: std::time::Duration) -> Solution {
+    let mut s =
+        Solution::without_moves(Status::Limit, Algorithm::IdaStar, Some(HeuristicKind::Pdb));
+    s.stats.seconds = timeout.as_secs_f64();
+    s.lower_bound = Some(crate::engine::reduction::manhattan_lower_bound(board, goal));
+    s.reason = Some(Reason::Limit(Limit::Time(timeout)));
+    s.notes.push(Note::TablesNotReady { timeout });
+    s
+}
+
+/// Tells `observer` how a search over a database ended.
+fn finish<O: Observer<Board, u32>>(observer: &mut O, s: &Solution) {
+    let stats = search::Stats {
+        expanded: s.stats.expanded,
+        generated: s.stats.generated,
+        max_frontier: s.stats.max_frontier,
+        seconds: s.stats.seconds,
+    };
+    let stop = s.limit().map(|l| match l {
+        Limit::Nodes(_) => search::Stop::Nodes,
+        Limit::Time(_) => search::Stop::Time,
+        _ => search::Stop::Cancelled,
+    });
+    observer.finish(&search::Finish::new(&stats, s.status == Status::Solved, stop));
+}
+
+/// A sampler shown the boards of a search towards a goal's frame, in the caller's own
+/// orientation and numbering.
+struct Framed<'f, S> {
+    inner: S,
+    frame: &'f Frame,
+}
+
+impl<S: Sampler> Observer<Board, u32> for Framed<'_, S> {
+    fn begin(&mut self, e: &search::Begin<'_, Board, u32>) -> Flow {
+        let board = self.frame.board_back(e.start());
+        self.inner.begin(&search::Begin::new(&board, e.h()))
+    }
+    fn expand(&mut self, e: &search::Expand<'_, Board, u32>) -> Flow {
+        let board = self.frame.board_back(e.node());
+        let event = search::Expand::new(&board, e.g(), e.h()).with_lists(e.open(), e.closed());
+        self.inner.expand(&event)
+    }
+    fn bound(&mut self, e: &search::Bound<u32>) -> Flow {
+        self.inner.bound(e)
+    }
+    fn progress(&mut self, e: &search::Progress) -> Flow {
+        self.inner.progress(e)
+    }
+    fn finish(&mut self, e: &search::Finish<'_>) {
+        self.inner.finish(e);
+    }
+}
+
+impl<S: Sampler> Sampler for Framed<'_, S> {
+    fn wants(&mut self, expanded: u64) -> bool {
+        self.inner.wants(expanded)
+    }
+    fn samples(&self) -> bool {
+        self.inner.samples()
+    }
 }
 
 /// The largest board `auto` takes a database from the store for.
@@ -187,7 +332,17 @@ fn database(solver: &Solver, board: &Board, goal: &Board, options: &Options) -> 
 
 /// [`Solver::prepare`].
 pub(crate) fn prepare(solver: &Solver, goal: &Board, options: &Options) -> Option<Database> {
-    if !uses_db(options, goal) {
+    if twentyfour_wanted(goal, options) {
+        let store = solver.store()?;
+        let cancel = options.limits.cancel.as_deref();
+        return match store.twentyfour(goal, options.limits.timeout, cancel) {
+            Found::Ready(tables) => Some(tables.base().clone()),
+            _ => None,
+        };
+    }
+    if !uses_db(options, goal)
+        || (options.heuristic == Heuristic::Auto && goal.tiles().len() > AUTO_DB_CELLS)
+    {
         return None;
     }
     let serves = |d: &Database| d.size() == goal.size() && d.covers_every_tile();
@@ -214,19 +369,22 @@ fn quick(solver: &Solver, board: &Board, goal: &Board, options: &Options) -> boo
 fn uses_db(options: &Options, board: &Board) -> bool {
     match options.heuristic {
         Heuristic::Pdb => options.algorithm.is_informed() || options.algorithm == Algorithm::Auto,
+        // IDA* with the heuristic left to the solver takes the strongest it has: a
+        // database where one serves the board.
         Heuristic::Auto => {
-            options.algorithm == Algorithm::Auto && board.tiles().len() > exact::MAX_CELLS
+            matches!(options.algorithm, Algorithm::Auto | Algorithm::IdaStar)
+                && board.tiles().len() > exact::MAX_CELLS
         }
         _ => false,
     }
 }
 
-fn solve_direct<O: Observer<Board, u32>>(
+fn solve_direct<S: Sampler>(
     solver: &Solver,
     board: &Board,
     goal: &Board,
     options: &Options,
-    mut observer: O,
+    mut observer: S,
     db: Option<&Database>,
 ) -> Result<Solution, SolveError> {
     let tables = solver.databases();
@@ -250,31 +408,50 @@ fn solve_direct<O: Observer<Board, u32>>(
                         ..options.limits.clone()
                     };
                     let clock = Instant::now();
-                    let mut tick = Ticker { observer: &mut observer, started: clock };
-                    if tick.observer.begin(&search::Begin::new(board, 0)) == Flow::Stop {
+                    if observer.begin(&search::Begin::new(board, 0)) == Flow::Stop {
                         return Ok(cancelled(board, goal));
                     }
-                    let mut s = pdb_search::solve_ticked(
-                        db,
-                        board,
-                        &limits,
-                        tables.threads.max(1),
-                        tables.dual,
-                        &mut tick,
-                    )
-                    .map_err(|_| SolveError::GoalSize { goal: db.size(), board: board.size() })?;
-                    let stats = search::Stats {
-                        expanded: s.stats.expanded,
-                        generated: s.stats.generated,
-                        max_frontier: s.stats.max_frontier,
-                        seconds: s.stats.seconds,
+                    let mismatch =
+                        |_| SolveError::GoalSize { goal: db.size(), board: board.size() };
+                    // A sampler sees the nodes of one thread; several threads report bounds
+                    // and progress, relayed to the observer on this thread.
+                    let threads = if observer.samples() { 1 } else { tables.threads.max(1) };
+                    let mut s = if threads > 1 {
+                        let cancel = options.limits.cancel.as_ref();
+                        relay(&mut observer, cancel, |stop, sink| {
+                            let limits = Limits { cancel: Some(stop), ..limits.clone() };
+                            let sink = |r: pdb_search::Report| match r {
+                                pdb_search::Report::Bound(b) => sink(Relayed::Bound(b)),
+                                pdb_search::Report::Progress(e, g) => {
+                                    sink(Relayed::Progress(e, g));
+                                }
+                            };
+                            pdb_search::solve_ticked(
+                                db,
+                                board,
+                                &limits,
+                                threads,
+                                tables.dual,
+                                &mut (),
+                                Some(&sink),
+                            )
+                        })
+                        .map_err(mismatch)?
+                    } else {
+                        let size = board.size();
+                        let mut tick = Ticker { observer: &mut observer, started: clock, size };
+                        pdb_search::solve_ticked(
+                            db,
+                            board,
+                            &limits,
+                            1,
+                            tables.dual,
+                            &mut tick,
+                            None,
+                        )
+                        .map_err(mismatch)?
                     };
-                    let stop = s.limit().map(|l| match l {
-                        Limit::Nodes(_) => search::Stop::Nodes,
-                        Limit::Time(_) => search::Stop::Time,
-                        _ => search::Stop::Cancelled,
-                    });
-                    observer.finish(&search::Finish::new(&stats, s.status == Status::Solved, stop));
+                    finish(&mut observer, &s);
                     if s.status == Status::Solved {
                         s.notes.clear();
                     }
@@ -320,13 +497,15 @@ fn solve_direct<O: Observer<Board, u32>>(
     solver.solve_plain(board, goal, options, observer)
 }
 
-/// An observer seen by the IDA* over a database: bounds and progress, `false` to stop.
-struct Ticker<'o, O> {
-    observer: &'o mut O,
+/// A sampler seen by the IDA* over a database: bounds, progress and the nodes it asks for;
+/// `false` to stop.
+struct Ticker<'o, S> {
+    observer: &'o mut S,
     started: Instant,
+    size: npuzzle_core::Size,
 }
 
-impl<O: Observer<Board, u32>> pdb_search::Tick for Ticker<'_, O> {
+impl<S: Sampler> pdb_search::Tick for Ticker<'_, S> {
     fn bound(&mut self, bound: u32, expanded: u64) -> bool {
         self.observer.bound(&search::Bound::new(bound, expanded)) == Flow::Continue
     }
@@ -334,6 +513,22 @@ impl<O: Observer<Board, u32>> pdb_search::Tick for Ticker<'_, O> {
     fn progress(&mut self, expanded: u64, generated: u64) -> bool {
         let event = search::Progress::new(expanded, generated, 0, self.started);
         self.observer.progress(&event) == Flow::Continue
+    }
+
+    fn wants(&mut self, expanded: u64) -> bool {
+        self.observer.wants(expanded)
+    }
+
+    fn samples(&self) -> bool {
+        self.observer.samples()
+    }
+
+    fn node(&mut self, cells: &[u8], g: u32, h: u32) -> bool {
+        let tiles = cells.iter().map(|&t| u16::from(t)).collect();
+        let Ok(board) = Board::new(self.size, tiles) else { return true };
+        // IDA*'s "open list" is the path from the root: `g` boards deep.
+        let event = search::Expand::new(&board, g, h).with_lists(g as usize, 0);
+        self.observer.expand(&event) == Flow::Continue
     }
 }
 
@@ -387,190 +582,4 @@ fn fall_back(
     s.stats.generated += attempt.stats.generated;
     s.stats.seconds = clock.elapsed().as_secs_f64();
     Ok(s)
-}
-
-/// A packed position for the generic searches: cells and blank, plus incremental heuristic
-/// state that equality ignores.
-#[derive(Clone, Copy, Debug)]
-struct Packed<S> {
-    cells: [u8; 32],
-    blank: u8,
-    state: S,
-}
-
-impl<S> PartialEq for Packed<S> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cells == other.cells
-    }
-}
-
-impl<S> Eq for Packed<S> {}
-
-impl<S> Hash for Packed<S> {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.cells.hash(h);
-    }
-}
-
-fn generic_pdb(engine: &Engine<'_>, board: &Board, goal: &Board, options: &Options) -> Solution {
-    let root = engine.root(board);
-    let start = Packed { cells: engine.cells_of(&root), blank: board.blank() as u8, state: root };
-    run_generic(
-        start,
-        |n: &Packed<pdb_search::Node>| {
-            let mut out = [None; 4];
-            for (slot, &(_, to)) in out.iter_mut().zip(engine.moves(&n.state, 4)) {
-                let child = engine.child(&n.state, to);
-                *slot = Some((
-                    Packed { cells: engine.cells_of(&child), blank: to, state: child },
-                    1u32,
-                ));
-            }
-            out.into_iter().flatten()
-        },
-        |n| engine.h(&n.state),
-        board,
-        goal,
-        options,
-        HeuristicKind::Pdb,
-    )
-}
-
-fn generic_wd(wd: &WalkingDistance, board: &Board, goal: &Board, options: &Options) -> Solution {
-    let w = board.width();
-    let mut cells = [0u8; 32];
-    for (c, &t) in board.tiles().iter().enumerate() {
-        cells[c] = t as u8;
-    }
-    let start = Packed { cells, blank: board.blank() as u8, state: wd.states(board) };
-    let n_cells = board.tiles().len();
-    run_generic(
-        start,
-        |n: &Packed<(u32, u32)>| {
-            let b = usize::from(n.blank);
-            let (x, y) = (b % w, b / w);
-            let h = n_cells / w;
-            let targets = [
-                (y > 0).then(|| b - w),
-                (y + 1 < h).then(|| b + w),
-                (x > 0).then(|| b - 1),
-                (x + 1 < w).then(|| b + 1),
-            ];
-            targets
-                .map(|to| {
-                    to.map(|to| {
-                        let tile = n.cells[to];
-                        let (row, col) = n.state;
-                        let state = if to + w == b {
-                            (wd.row_step(row, u16::from(tile), true), col)
-                        } else if to == b + w {
-                            (wd.row_step(row, u16::from(tile), false), col)
-                        } else {
-                            (row, wd.col_step(col, u16::from(tile), to < b))
-                        };
-                        let mut cells = n.cells;
-                        cells[b] = tile;
-                        cells[to] = 0;
-                        (Packed { cells, blank: to as u8, state }, 1u32)
-                    })
-                })
-                .into_iter()
-                .flatten()
-        },
-        |n| wd.value(n.state.0, n.state.1),
-        board,
-        goal,
-        options,
-        HeuristicKind::WalkingDistance,
-    )
-}
-
-/// Runs the requested generic search and turns its report into a [`Solution`].
-fn run_generic<S, FN, IN, FH>(
-    start: Packed<S>,
-    successors: FN,
-    heuristic: FH,
-    board: &Board,
-    goal: &Board,
-    options: &Options,
-    kind: HeuristicKind,
-) -> Solution
-where
-    S: Clone,
-    FN: FnMut(&Packed<S>) -> IN,
-    IN: IntoIterator<Item = (Packed<S>, u32)>,
-    FH: FnMut(&Packed<S>) -> u32,
-{
-    let clock = Instant::now();
-    let algorithm = match options.algorithm {
-        Algorithm::Auto => Algorithm::IdaStar,
-        a => a,
-    };
-    let mut solution = Solution::without_moves(Status::Unsolvable, algorithm, Some(kind));
-    let parity = Parity::of(board, goal);
-    if !parity.solvable() {
-        solution.reason = Some(Reason::Unsolvable(parity));
-        return solution;
-    }
-    let mut goal_cells = [0u8; 32];
-    for (c, &t) in goal.tiles().iter().enumerate() {
-        goal_cells[c] = t as u8;
-    }
-    let limits = search::Limits {
-        max_nodes: options.limits.max_nodes,
-        max_memory: options.limits.max_memory,
-        node_bytes: 0,
-        deadline: options.limits.timeout.map(|t| clock + t),
-        cancel: options.limits.cancel.clone(),
-        max_depth: None,
-    };
-    let success = |n: &Packed<S>| n.cells == goal_cells;
-    let report = match algorithm {
-        Algorithm::AStar => search::astar(&start, successors, heuristic, success, &limits, ()),
-        Algorithm::WAStar => {
-            search::wastar(&start, successors, heuristic, success, options.weight, &limits, ())
-        }
-        Algorithm::Greedy => search::greedy(&start, successors, heuristic, success, &limits, ()),
-        _ => search::idastar(&start, successors, heuristic, success, &limits, ()),
-    };
-    solution.stats = Stats {
-        expanded: report.stats.expanded,
-        generated: report.stats.generated,
-        max_frontier: report.stats.max_frontier,
-        seconds: clock.elapsed().as_secs_f64(),
-    };
-    match report.outcome {
-        search::Outcome::Found { path, .. } => {
-            let w = board.width() as isize;
-            let moves: Vec<Move> = path
-                .windows(2)
-                .filter_map(|p| {
-                    let d = p[1].blank as isize - p[0].blank as isize;
-                    let (dx, dy) = if d.abs() == 1 { (d, 0) } else { (0, d / w) };
-                    Move::from_blank_delta(dx, dy)
-                })
-                .collect();
-            solution.status = Status::Solved;
-            solution.optimal = algorithm.is_optimal();
-            if solution.optimal {
-                solution.lower_bound = Some(moves.len() as u64);
-            }
-            solution.moves = Moves(moves);
-        }
-        search::Outcome::NotFound => {
-            solution.status = Status::Limit;
-            solution.reason = Some(Reason::Exhausted);
-        }
-        search::Outcome::Stopped(stop) => {
-            solution.status = Status::Limit;
-            let limit = match stop {
-                search::Stop::Nodes => Limit::Nodes(options.limits.max_nodes.unwrap_or(0)),
-                search::Stop::Memory => Limit::Memory(options.limits.max_memory.unwrap_or(0)),
-                search::Stop::Time => Limit::Time(options.limits.timeout.unwrap_or_default()),
-                _ => Limit::Cancelled,
-            };
-            solution.reason = Some(Reason::Limit(limit));
-        }
-    }
-    solution
 }

@@ -9,15 +9,15 @@ use std::time::{Duration, Instant};
 use npuzzle_core::{Board, Moves, Parity};
 use npuzzle_search::{self as search, Observer, Outcome, Report, Stop};
 
-use crate::general;
+use crate::engine::boards::{AsBoards, Bounds};
+use crate::engine::general;
+use crate::engine::packed::{self, Watch};
+use crate::engine::reduction;
 use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Limits};
-use crate::packed::{self, Watch};
-use crate::policy::{SearchAlgorithm, Step};
-use crate::reduction;
+use crate::plan::{SearchAlgorithm, Step};
 use crate::solution::{Ended, Limit, Note, Reason, Solution, Stats, Status};
 use crate::tables::Tables;
-use crate::watch::{AsBoards, Bounds};
 
 /// Bytes the reduction solver holds per unit of the board's Manhattan bound: its answers are
 /// about 2.5 times the bound long, at about 8 bytes per move with the clean-up's copies

@@ -101,8 +101,8 @@ pub enum SearchError {
 /// # Examples
 /// ```
 /// use npuzzle_core::{Board, Goal, Size};
-/// use npuzzle_solver::pdb::{Database, Partition};
-/// use npuzzle_solver::twentyfour::{self, Config, Tables};
+/// use npuzzle_solver::heuristic::pdb::{Database, Partition};
+/// use npuzzle_solver::engine::twentyfour::{self, Config, Tables};
 /// use npuzzle_solver::{Limits, Status};
 /// let goal = Goal::BlankFirst.board(Size::square(3)?)?;
 /// let partition = Partition::parse("1,2,3,4/5,6,7,8", &goal)?;

@@ -242,7 +242,7 @@ fn optimum(board: &Board, goal: &Board, args: &CheckArgs) -> Optimum {
     let options = Options {
         optimal: true,
         limits: Limits {
-            max_memory: Some(crate::solve_cmd::search_memory(args.max_memory, 1)),
+            max_memory: Some(crate::cmd::solve::search_memory(args.max_memory, 1)),
             timeout: Some(timeout),
             // Ctrl-C (or SIGTERM) answers "search cancelled" with status 4, as in `solve`;
             // without it, the process was killed silently.
@@ -257,7 +257,7 @@ fn optimum(board: &Board, goal: &Board, args: &CheckArgs) -> Optimum {
         args.max_memory >> 20
     );
     // The run's solver: its databases make 4x4 optima a matter of milliseconds.
-    match crate::pdb_cmd::solver(1).solve(board, goal, &options) {
+    match crate::cmd::pdb::solver(1).solve(board, goal, &options) {
         Ok(s) if s.status == Status::Solved && s.optimal => Optimum::Length(s.moves.len()),
         Ok(s) if s.limit() == Some(Limit::Cancelled) => {
             Optimum::Limit(Limit::Cancelled.to_string())
