@@ -126,6 +126,17 @@ pub struct BenchArgs {
     /// considers (2: only "never undo the last move").
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=12))]
     pub pruning: Option<u8>,
+
+    /// Spend SECS on each instance improving a non-optimal answer (the anytime mode of the
+    /// near-optimal engine or of the reduction solver); replaces --timeout.
+    #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
+    pub improve: Option<Duration>,
+
+    /// A results file to compare lengths with: tab-separated with a header naming `puzzle`
+    /// (tiles: 15, 24, ...), `index` (the instance's number in FILE) and a `*_length`
+    /// column (and optionally `*_seconds`), such as DeepCubeA's deepcubea-results.tsv.
+    #[arg(long, value_name = "TSV")]
+    pub compare: Option<std::path::PathBuf>,
 }
 
 fn instance(text: &str) -> Result<usize, String> {

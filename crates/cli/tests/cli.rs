@@ -746,7 +746,7 @@ fn usage_errors_keep_clap_suggestions_in_one_line() {
         (
             &["solve", "-a", "quantum", HARD_3],
             "npuzzle: invalid value 'quantum' for --algorithm: expected auto, bfs, dfs, iddfs, \
-             dijkstra, greedy, astar, wastar, idastar, table or reduction (see --help)",
+             dijkstra, greedy, astar, wastar, idastar, table, reduction or near (see --help)",
         ),
         (
             &["solve", "--heuristic", "psychic", HARD_3],
@@ -1278,16 +1278,26 @@ fn auto_under_a_tight_timeout_still_answers_with_its_lower_bound() {
 }
 
 #[test]
-fn auto_tries_weighted_a_star_on_5x5_before_the_reduction_solver() {
+fn auto_answers_5x5_with_the_near_optimal_engine_and_its_lower_bound() {
     // Korf & Taylor's first 24-puzzle instance (optimum 95).
     let korf24 = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
     let run = npuzzle(&["solve", "-g", "blank-first", "-f", "json", korf24]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let r = &run.json_lines()[0];
-    assert_eq!(r["algorithm"], "wastar");
-    assert!(r["length"].as_u64().unwrap() <= 140, "{r}");
-    assert_eq!(r["note"], "not proven optimal: auto used weighted A* (w = 2)");
-    assert!(r["lower_bound"].as_u64().unwrap() >= 70);
+    assert_eq!((r["algorithm"].as_str(), r["optimal"].as_bool()), (Some("near"), Some(false)));
+    let (length, bound) = (r["length"].as_u64().unwrap(), r["lower_bound"].as_u64().unwrap());
+    assert!((70..=95).contains(&bound) && length >= 95, "{r}");
+    let note = r["note"].as_str().unwrap();
+    assert!(
+        note.starts_with(&format!(
+            "not proven optimal: near-optimal engine (beam search, then IDA* over windows of \
+             the path): the optimum is at least {bound} moves, so this answer is at most {} \
+             moves",
+            length - bound
+        )),
+        "{note}"
+    );
+    assert_replays(korf24, r["goal"].as_str().unwrap(), r["moves"].as_str().unwrap());
 }
 
 #[test]

@@ -64,7 +64,7 @@ def test_every_2x2_board_with_every_goal_and_algorithm():
     boards = [np.array(p).reshape(2, 2) for p in itertools.permutations(range(4))]
     for goal in ["blank-last", "blank-first", "snail", "3 2/1 0"]:
         d = npuzzle.distances(boards, goal)
-        for algorithm in ["auto", "bfs", "dfs", "iddfs", "dijkstra", "greedy", "astar", "wastar", "idastar", "table", "reduction"]:
+        for algorithm in ["auto", "bfs", "dfs", "iddfs", "dijkstra", "greedy", "astar", "wastar", "idastar", "table", "reduction", "near"]:
             for b, dist in zip(boards, d):
                 s = npuzzle.solve(b, goal, algorithm=algorithm)
                 assert s.solved == (dist >= 0)

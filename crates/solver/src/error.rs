@@ -21,4 +21,7 @@ pub enum SolveError {
     /// The exact table was asked for on a board too large for it.
     #[error("the table algorithm handles boards of at most 9 cells; this one has {0}")]
     TableTooLarge(usize),
+    /// The near-optimal engine was asked for on a board too large for it.
+    #[error("the near algorithm handles boards of at most {max} cells; this one has {0}", max = crate::engine::near::MAX_CELLS)]
+    NearTooLarge(usize),
 }

@@ -34,6 +34,9 @@ pub enum Algorithm {
     Table,
     /// Reduction (place rows and columns, finish the last 3x3 exactly): any size, not optimal.
     Reduction,
+    /// Near-optimal engine (beam search, then IDA* over windows of the path) with a proven
+    /// lower bound: boards of at most [`crate::engine::near::MAX_CELLS`] cells; see [`crate::engine::near`].
+    Near,
 }
 
 impl Algorithm {
@@ -50,6 +53,7 @@ impl Algorithm {
         "idastar",
         "table",
         "reduction",
+        "near",
     ];
 
     /// The name used on the command line and in JSON.
@@ -66,6 +70,7 @@ impl Algorithm {
             Algorithm::IdaStar => "idastar",
             Algorithm::Table => "table",
             Algorithm::Reduction => "reduction",
+            Algorithm::Near => "near",
         }
     }
 
@@ -158,6 +163,7 @@ impl FromStr for Algorithm {
             Algorithm::IdaStar,
             Algorithm::Table,
             Algorithm::Reduction,
+            Algorithm::Near,
         ];
         let key = s.trim().to_ascii_lowercase().replace(['-', '_', '*'], "");
         let key = match key.as_str() {

@@ -31,6 +31,14 @@ const AUTO_WASTAR_CELLS: usize = 25;
 /// in 110 to 140 moves where the reduction solver takes 160 to 220.
 const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 
+/// Boards from this many cells (5x5) to [`AUTO_NEAR_MAX_CELLS`] are answered by `auto` with
+/// the near-optimal engine ([`crate::engine::near`]).
+pub const AUTO_NEAR_MIN_CELLS: usize = 25;
+
+/// The largest boards (10x10) `auto` gives the near-optimal engine; beyond, the reduction
+/// solver.
+pub const AUTO_NEAR_MAX_CELLS: usize = 100;
+
 /// The share of the caller's timeout an attempt of `auto` may use before the next step:
 /// the fallbacks (weighted A*, the reduction solver) answer well within the rest.
 const AUTO_ATTEMPT_SHARE: f64 = 0.8;
@@ -82,7 +90,9 @@ impl SearchAlgorithm {
             Algorithm::AStar => SearchAlgorithm::AStar,
             Algorithm::WAStar => SearchAlgorithm::WAStar,
             Algorithm::IdaStar => SearchAlgorithm::IdaStar,
-            Algorithm::Auto | Algorithm::Table | Algorithm::Reduction => return None,
+            Algorithm::Auto | Algorithm::Table | Algorithm::Reduction | Algorithm::Near => {
+                return None;
+            }
         })
     }
 }
@@ -106,6 +116,12 @@ pub enum Step {
     },
     /// The reduction solver; with `improve`, its anytime mode until the timeout.
     Reduction {
+        /// Spend the timeout improving the answer.
+        improve: bool,
+    },
+    /// The near-optimal engine ([`crate::engine::near`]); with `improve`, its anytime mode until
+    /// the timeout.
+    Near {
         /// Spend the timeout improving the answer.
         improve: bool,
     },
@@ -151,7 +167,9 @@ pub(crate) fn attempt_budget(attempt: Duration, options: &Options) -> Duration {
 /// - 13 to 16 cells (4x4, ...): IDA* with linear conflict for up to
 ///   `options.optimal_attempt` ([`AUTO_OPTIMAL_BUDGET`] by default), then weighted A*, then
 ///   the reduction solver;
-/// - 17 to 25 cells (5x5, ...): weighted A* for up to a second, then the reduction solver;
+/// - 17 to 24 cells (4x5, ...): weighted A* for up to a second, then the reduction solver;
+/// - 25 to 100 cells (5x5 to 10x10, any shape): the near-optimal engine (with
+///   `options.improve`, its anytime mode);
 /// - anything larger: the reduction solver (with `options.improve`, its anytime mode).
 ///
 /// An attempt that hands over to a next step never takes more than 80% of
@@ -163,7 +181,8 @@ pub(crate) fn attempt_budget(attempt: Duration, options: &Options) -> Duration {
 ///
 /// # Errors
 /// [`SolveError::Weight`] for a weight below 1 or not finite, and
-/// [`SolveError::TableTooLarge`] for the table on more than 9 cells.
+/// [`SolveError::TableTooLarge`] for the table on more than 9 cells, and
+/// [`SolveError::NearTooLarge`] for the near-optimal engine above [`crate::engine::near::MAX_CELLS`].
 pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
     if !(options.weight.is_finite() && options.weight >= 1.0) {
         return Err(SolveError::Weight(options.weight));
@@ -185,6 +204,10 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
         }
         Algorithm::Table => vec![Step::Table],
         Algorithm::Reduction => vec![Step::Reduction { improve: options.improve }],
+        Algorithm::Near if cells > crate::engine::near::MAX_CELLS => {
+            return Err(SolveError::NearTooLarge(cells));
+        }
+        Algorithm::Near => vec![Step::Near { improve: options.improve }],
         // The table is exact, so it serves `optimal` too.
         Algorithm::Auto if cells <= exact::MAX_CELLS => vec![Step::Table],
         Algorithm::Auto if options.optimal || cells <= AUTO_IDA_CELLS => {
@@ -198,6 +221,11 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
                 Step::Reduction { improve: false },
             ]
         }
+        Algorithm::Auto
+            if (AUTO_NEAR_MIN_CELLS..=AUTO_NEAR_MAX_CELLS).contains(&cells) && !options.optimal =>
+        {
+            vec![Step::Near { improve: options.improve }]
+        }
         Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
             let budget = attempt_budget(AUTO_WASTAR_BUDGET, options);
             vec![
@@ -208,7 +236,7 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
         Algorithm::Auto => vec![Step::Reduction { improve: options.improve }],
         explicit => {
             let Some(algorithm) = SearchAlgorithm::of(explicit) else {
-                unreachable!("auto, table and reduction are matched above")
+                unreachable!("auto, table, reduction and near are matched above")
             };
             vec![search(algorithm, None)]
         }
@@ -260,12 +288,16 @@ mod tests {
             weight: 2.0,
             budget: Some(budget),
         };
-        for (w, h) in [(5, 5), (3, 6), (4, 5)] {
+        for (w, h) in [(3, 6), (4, 5), (2, 12)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             let want = [wastar(AUTO_WASTAR_BUDGET), Step::Reduction { improve: false }];
             assert_eq!(steps, want, "{w}x{h}");
         }
-        for (w, h) in [(6, 5), (2, 13), (100, 100)] {
+        for (w, h) in [(5, 5), (6, 5), (2, 13), (6, 6), (7, 7), (10, 10), (20, 5)] {
+            let steps = plan(size(w, h), &auto).unwrap().steps;
+            assert_eq!(steps, [Step::Near { improve: false }], "{w}x{h}");
+        }
+        for (w, h) in [(11, 10), (16, 16), (100, 100)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             assert_eq!(steps, [Step::Reduction { improve: false }], "{w}x{h}");
         }
@@ -301,7 +333,11 @@ mod tests {
             assert_eq!(plan(size(w, h), &optimal).unwrap().steps, [ida(None)], "{w}x{h}");
         }
         let improve = Options { improve: true, ..Options::default() };
-        assert_eq!(plan(size(9, 9), &improve).unwrap().steps, [Step::Reduction { improve: true }]);
+        assert_eq!(plan(size(9, 9), &improve).unwrap().steps, [Step::Near { improve: true }]);
+        assert_eq!(
+            plan(size(12, 12), &improve).unwrap().steps,
+            [Step::Reduction { improve: true }]
+        );
     }
 
     #[test]
@@ -337,6 +373,9 @@ mod tests {
     fn bad_requests_are_refused() {
         let table = Options { algorithm: Algorithm::Table, ..Options::default() };
         assert_eq!(plan(size(3, 4), &table), Err(SolveError::TableTooLarge(12)));
+        let near = Options { algorithm: Algorithm::Near, ..Options::default() };
+        assert_eq!(plan(size(13, 12), &near), Err(SolveError::NearTooLarge(156)));
+        assert_eq!(plan(size(3, 3), &near).unwrap().steps, [Step::Near { improve: false }]);
         for weight in [0.5, f64::NAN, f64::INFINITY] {
             let options = Options { algorithm: Algorithm::WAStar, weight, ..Options::default() };
             assert!(matches!(plan(size(3, 3), &options), Err(SolveError::Weight(_))));

@@ -75,6 +75,7 @@ impl Task<'_> {
         match *step {
             Step::Table => self.answer(self.table()),
             Step::Reduction { improve } => self.answer(self.reduction(improve)),
+            Step::Near { improve } => self.answer(self.near(improve)),
             Step::Search { algorithm, heuristic, weight, budget } => {
                 let timeout = match (self.limits.timeout, budget) {
                     (Some(t), Some(b)) => Some(t.min(b)),
@@ -237,6 +238,95 @@ impl Task<'_> {
                 stats: Stats { seconds: self.seconds(), ..base.stats },
                 ..base
             },
+        }
+    }
+
+    /// The near-optimal engine ([`crate::engine::near`]); with `improve` (and a timeout), its
+    /// anytime mode until the timeout. A cancelled or timed-out anytime run answers with its
+    /// best answer so far.
+    fn near(&self, improve: bool) -> Solution {
+        use crate::engine::near::{NearError, Settings};
+        let base = Solution {
+            status: Status::Solved,
+            moves: Moves::default(),
+            optimal: false,
+            algorithm: Algorithm::Near,
+            heuristic: Some(HeuristicKind::LinearConflict),
+            stats: Stats::default(),
+            lower_bound: None,
+            reason: None,
+            notes: Vec::new(),
+        };
+        let mut budget = match self.deadline(self.limits.timeout) {
+            Some(deadline) => reduction::Budget::until(deadline),
+            None => reduction::Budget::for_duration(Duration::MAX),
+        };
+        if let Some(flag) = &self.limits.cancel {
+            budget = budget.with_cancel(flag.clone());
+        }
+        let settings = Settings {
+            budget,
+            anytime: improve && self.limits.timeout.is_some(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_memory: self.limits.max_memory,
+            max_nodes: self.limits.max_nodes,
+        };
+        let stopped = |reason: Reason| Solution {
+            status: Status::Limit,
+            reason: Some(reason),
+            stats: Stats { seconds: self.seconds(), ..Stats::default() },
+            ..base.clone()
+        };
+        match crate::engine::near::solve(self.board, self.goal, &settings) {
+            Ok(answer) => {
+                let length = answer.moves.len();
+                let mut notes = Vec::new();
+                if !answer.optimal {
+                    notes.push(Note::Near { lower_bound: answer.lower_bound, length });
+                }
+                if settings.anytime {
+                    notes.push(Note::Improved {
+                        from: answer.first_length,
+                        to: length,
+                        attempts: answer.attempts,
+                    });
+                }
+                Solution {
+                    stats: Stats {
+                        expanded: answer.nodes,
+                        generated: answer.nodes,
+                        seconds: self.seconds(),
+                        ..base.stats
+                    },
+                    moves: answer.moves,
+                    optimal: answer.optimal,
+                    lower_bound: Some(answer.lower_bound),
+                    notes,
+                    ..base
+                }
+            }
+            Err(NearError::Unsolvable(parity)) => Solution {
+                status: Status::Unsolvable,
+                reason: Some(Reason::Unsolvable(parity)),
+                stats: Stats { seconds: self.seconds(), ..Stats::default() },
+                ..base
+            },
+            Err(NearError::Interrupted) => {
+                let timed_out = self.limits.timeout.is_some_and(|t| self.clock.elapsed() >= t);
+                let limit = match (self.cancelled(), timed_out, self.limits.max_nodes) {
+                    (true, _, _) => Limit::Cancelled,
+                    (false, false, Some(max)) => Limit::Nodes(max),
+                    _ => Limit::Time(self.limits.timeout.unwrap_or_default()),
+                };
+                stopped(Reason::Limit(limit))
+            }
+            Err(NearError::Memory) => {
+                stopped(Reason::Limit(Limit::Memory(self.limits.max_memory.unwrap_or(0))))
+            }
+            // The plan and the solver's checks keep these out (sizes, at most MAX_CELLS).
+            Err(e @ (NearError::SizeMismatch { .. } | NearError::TooLarge(_))) => {
+                stopped(Reason::Reduction(e.to_string()))
+            }
         }
     }
 

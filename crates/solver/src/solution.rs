@@ -170,6 +170,15 @@ pub enum Note {
         /// The heuristic that ran instead.
         ran: HeuristicKind,
     },
+    /// The near-optimal engine answered (beam search, then IDA* over windows of the path):
+    /// the optimum is at least `lower_bound` moves, so this answer is at most
+    /// `length - lower_bound` moves longer than it.
+    Near {
+        /// The proven lower bound.
+        lower_bound: u64,
+        /// The answer's length.
+        length: usize,
+    },
     /// The reduction solver's anytime mode improved its first answer.
     Improved {
         /// The first answer's length.
@@ -225,6 +234,17 @@ impl fmt::Display for Note {
                         asked.name()
                     )
                 }
+            }
+            Note::Near { lower_bound, length } => {
+                let gap = (*length as u64).saturating_sub(*lower_bound);
+                let percent =
+                    if *lower_bound > 0 { 100.0 * gap as f64 / *lower_bound as f64 } else { 0.0 };
+                write!(
+                    f,
+                    "near-optimal engine (beam search, then IDA* over windows of the path): the \
+                     optimum is at least {lower_bound} moves, so this answer is at most {gap} \
+                     moves ({percent:.1}%) longer"
+                )
             }
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")

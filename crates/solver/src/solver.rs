@@ -470,6 +470,7 @@ fn reported(step: Step) -> (Algorithm, Option<crate::HeuristicKind>) {
     match step {
         Step::Table => (Algorithm::Table, None),
         Step::Reduction { .. } => (Algorithm::Reduction, None),
+        Step::Near { .. } => (Algorithm::Near, Some(crate::HeuristicKind::LinearConflict)),
         Step::Search { algorithm, heuristic, .. } => (algorithm.algorithm(), heuristic),
     }
 }

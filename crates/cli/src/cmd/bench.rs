@@ -1,7 +1,10 @@
 //! `npuzzle bench`: solve a set of instances with known optimal lengths and report the effort.
 //!
 //! The table has one row per instance (index, length, expected length, nodes generated,
-//! seconds) and a total with the node rate. The exit status is 1 when any length differs from
+//! seconds, proven lower bound) and a total with the node rate, then the lengths: their mean,
+//! its ratio to the mean optimal length where the file gives them and to the mean lower
+//! bound, the median seconds per instance, and with `--compare` the mean length of another
+//! solver's results on the same instances (such as DeepCubeA's). The exit status is 1 when any length differs from
 //! the expected one (a wrong answer); otherwise 3 when an instance cannot reach its goal, 4
 //! when a limit stopped an instance (the highest of these), else 0. An unsolvable instance
 //! is reported as such, never as a length that differs; a limit is named with its value and
@@ -16,7 +19,7 @@
 //! A file is read as `solve` reads one: at most 64 MiB, so `/dev/zero`, a FIFO fed forever or
 //! a huge sparse file is refused at once instead of filling the memory.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -56,6 +59,8 @@ struct Row {
     seconds: f64,
     algorithm: &'static str,
     heuristic: Option<&'static str>,
+    lower_bound: Option<u64>,
+    compare: Option<u64>,
 }
 
 /// The last line of `--format json`.
@@ -81,6 +86,142 @@ struct Summary {
     instances_per_second: f64,
     /// Whether the database search made dual lookups (`--dual`).
     dual: bool,
+    #[serde(flatten)]
+    lengths: Lengths,
+}
+
+/// The lengths of the solved instances, against the optimal lengths, the lower bounds and
+/// the compared results where known.
+#[derive(Serialize, Default)]
+struct Lengths {
+    /// Instances solved.
+    solved: usize,
+    mean_length: Option<f64>,
+    median_seconds: Option<f64>,
+    /// Over the solved instances with an expected length: the mean of each, and the ratio.
+    with_expected: usize,
+    mean_expected: Option<f64>,
+    ratio_to_expected: Option<f64>,
+    /// Over the solved instances with a lower bound.
+    mean_lower_bound: Option<f64>,
+    ratio_to_lower_bound: Option<f64>,
+    /// Over the solved instances the compared file has.
+    with_compare: usize,
+    compare_mean_length: Option<f64>,
+    mean_length_on_compared: Option<f64>,
+    ratio_to_compare: Option<f64>,
+    compare_mean_seconds: Option<f64>,
+}
+
+/// One solved instance, for [`Lengths`].
+struct Solved {
+    length: usize,
+    seconds: f64,
+    expected: Option<u32>,
+    lower_bound: Option<u64>,
+    compare: Option<(u64, Option<f64>)>,
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+impl Lengths {
+    fn of(solved: &[Solved]) -> Lengths {
+        let mut seconds: Vec<f64> = solved.iter().map(|s| s.seconds).collect();
+        seconds.sort_by(f64::total_cmp);
+        let median = match seconds.len() {
+            0 => None,
+            n if n % 2 == 1 => Some(seconds[n / 2]),
+            n => Some((seconds[n / 2 - 1] + seconds[n / 2]) / 2.0),
+        };
+        let with_expected: Vec<&Solved> = solved.iter().filter(|s| s.expected.is_some()).collect();
+        let mean_expected = mean(with_expected.iter().filter_map(|s| s.expected.map(f64::from)));
+        let length_on_expected = mean(with_expected.iter().map(|s| s.length as f64));
+        let with_bound: Vec<&Solved> = solved.iter().filter(|s| s.lower_bound.is_some()).collect();
+        let mean_bound = mean(with_bound.iter().filter_map(|s| s.lower_bound.map(|b| b as f64)));
+        let length_on_bound = mean(with_bound.iter().map(|s| s.length as f64));
+        let compared: Vec<&Solved> = solved.iter().filter(|s| s.compare.is_some()).collect();
+        let compare_mean = mean(compared.iter().filter_map(|s| s.compare.map(|c| c.0 as f64)));
+        let length_on_compared = mean(compared.iter().map(|s| s.length as f64));
+        let ratio =
+            |a: Option<f64>, b: Option<f64>| a.zip(b).filter(|&(_, b)| b > 0.0).map(|(a, b)| a / b);
+        Lengths {
+            solved: solved.len(),
+            mean_length: mean(solved.iter().map(|s| s.length as f64)),
+            median_seconds: median,
+            with_expected: with_expected.len(),
+            mean_expected,
+            ratio_to_expected: ratio(length_on_expected, mean_expected),
+            mean_lower_bound: mean_bound,
+            ratio_to_lower_bound: ratio(length_on_bound, mean_bound),
+            with_compare: compared.len(),
+            compare_mean_length: compare_mean,
+            mean_length_on_compared: length_on_compared,
+            ratio_to_compare: ratio(length_on_compared, compare_mean),
+            compare_mean_seconds: mean(compared.iter().filter_map(|s| s.compare.and_then(|c| c.1))),
+        }
+    }
+
+    /// The summary line of the table.
+    fn line(&self) -> Option<String> {
+        let mean_length = self.mean_length?;
+        let mut line = format!("lengths: mean {mean_length:.3} over {} solved", self.solved);
+        if let (Some(e), Some(r)) = (self.mean_expected, self.ratio_to_expected) {
+            line += &format!("; optimal mean {e:.3} over {} (ratio {r:.4})", self.with_expected);
+        }
+        if let (Some(b), Some(r)) = (self.mean_lower_bound, self.ratio_to_lower_bound) {
+            line += &format!("; lower bound mean {b:.3} (ratio {r:.4})");
+        }
+        if let Some(m) = self.median_seconds {
+            line += &format!("; median {m:.3} s per instance");
+        }
+        if let (Some(c), Some(l), Some(r)) =
+            (self.compare_mean_length, self.mean_length_on_compared, self.ratio_to_compare)
+        {
+            line += &format!(
+                "; compared on {}: {l:.3} against {c:.3} (ratio {r:.4}{})",
+                self.with_compare,
+                self.compare_mean_seconds
+                    .map_or(String::new(), |s| format!(", theirs {s:.1} s per instance"))
+            );
+        }
+        Some(line)
+    }
+}
+
+/// Another solver's results: `(tiles, index) -> (length, seconds)`.
+type Compared = HashMap<(usize, usize), (u64, Option<f64>)>;
+
+/// Reads a results file for `--compare`.
+fn read_compare(path: &Path) -> anyhow::Result<Compared> {
+    let text = crate::input::read_text(path)?.1;
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    let header: Vec<&str> =
+        lines.next().context("--compare: the file is empty")?.split('\t').map(str::trim).collect();
+    let column = |want: &dyn Fn(&str) -> bool| header.iter().position(|h| want(h));
+    let puzzle = column(&|h| h == "puzzle").context("--compare: no `puzzle` column")?;
+    let index = column(&|h| h == "index").context("--compare: no `index` column")?;
+    let length = column(&|h| h.ends_with("_length") && h != "optimal_length")
+        .context("--compare: no `*_length` column (other than optimal_length)")?;
+    let seconds = column(&|h| h.ends_with("_seconds"));
+    let mut out = HashMap::new();
+    for (n, line) in lines.enumerate() {
+        let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
+        let field = |i: usize| fields.get(i).copied().unwrap_or("");
+        let parsed = (
+            field(puzzle).parse::<usize>(),
+            field(index).parse::<usize>(),
+            field(length).parse::<u64>(),
+        );
+        let (Ok(p), Ok(i), Ok(l)) = parsed else {
+            anyhow::bail!("--compare: line {} is not `puzzle index ... length`", n + 2);
+        };
+        let s = seconds.and_then(|c| field(c).parse::<f64>().ok());
+        out.insert((p, i), (l, s));
+    }
+    Ok(out)
 }
 
 /// User plus system CPU seconds of this process so far, every thread (Linux: from
@@ -118,6 +259,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if let Some(limit) = args.limit {
         instances.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     }
+    let compare = args.compare.as_deref().map(read_compare).transpose()?;
     let cancel = crate::interrupt::install();
     // Instances run (fewer than asked when Ctrl-C ends the run).
     let mut done = 0usize;
@@ -132,19 +274,21 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         optimal,
         limits: Limits {
             max_nodes: args.max_nodes,
-            timeout: Some(args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT)),
+            timeout: Some(args.improve.or(args.timeout).unwrap_or(Limits::DEFAULT_TIMEOUT)),
             cancel: Some(cancel.clone()),
             ..Limits::default()
         },
+        improve: args.improve.is_some(),
         ..Options::default()
     };
+    let mut solved: Vec<Solved> = Vec::new();
     let json = args.format == ScrambleFormat::Json;
     let mut out = BufWriter::new(std::io::stdout().lock());
     if !json {
         writeln!(
             out,
-            "{:>5} {:>6} {:>8} {:>14} {:>10}",
-            "#", "length", "expected", "nodes", "seconds"
+            "{:>5} {:>6} {:>8} {:>14} {:>10} {:>6}",
+            "#", "length", "expected", "nodes", "seconds", "bound"
         )?;
     }
     // Threads per search: all of them, or one each when instances run side by side.
@@ -246,6 +390,18 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     anyhow::bail!("bug: instance {}: {e}", numbers[i]);
                 }
                 let length = (s.status == Status::Solved).then_some(s.moves.len());
+                let compared = compare
+                    .as_ref()
+                    .and_then(|c| c.get(&(inst.board.tiles().len() - 1, numbers[i])).copied());
+                if let Some(length) = length {
+                    solved.push(Solved {
+                        length,
+                        seconds: s.stats.seconds,
+                        expected: inst.optimal,
+                        lower_bound: s.lower_bound,
+                        compare: compared,
+                    });
+                }
                 let ok = match (length, inst.optimal) {
                     (Some(l), Some(e)) => l == e as usize || (!s.optimal && l >= e as usize),
                     (Some(_), None) => true,
@@ -283,6 +439,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                         seconds: s.stats.seconds,
                         algorithm: s.algorithm.name(),
                         heuristic: s.heuristic.map(|h| h.name()),
+                        lower_bound: s.lower_bound,
+                        compare: compared.map(|c| c.0),
                     };
                     writeln!(out, "{}", serde_json::to_string(&row)?)?;
                 } else {
@@ -302,15 +460,18 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     };
                     writeln!(
                         out,
-                        "{:>5} {:>6} {:>8} {:>14} {:>10.4}{flag}",
+                        "{:>5} {:>6} {:>8} {:>14} {:>10.4} {:>6}{flag}",
                         numbers[i],
                         length,
                         expected,
                         thousands(s.stats.generated),
-                        s.stats.seconds
+                        s.stats.seconds,
+                        s.lower_bound.map_or_else(|| "-".to_string(), |b| b.to_string())
                     )?;
                 }
-                out.flush()?;
+                // Rows wait in the buffer while the progress line is up, and are written
+                // with it cleared.
+                progress.suspend(|| out.flush())?;
                 done += 1;
                 if cancel.load(Ordering::Relaxed) {
                     crate::stdio::complain(format_args!(
@@ -348,6 +509,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             wall_seconds: wall,
             instances_per_second: n as f64 / wall.max(1e-9),
             dual: args.dual,
+            lengths: Lengths::of(&solved),
         };
         writeln!(out, "{}", serde_json::to_string(&summary)?)?;
     } else {
@@ -370,6 +532,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 args.threads,
                 n as f64 / wall.max(1e-9)
             )?;
+        }
+        if let Some(line) = Lengths::of(&solved).line() {
+            writeln!(out, "{line}")?;
         }
     }
     out.flush()?;

@@ -388,8 +388,11 @@ fn solve_job(
         Err(invalid) => return Outcome::Invalid(invalid.reason.clone()),
     };
     let improving = improve.filter(|_| {
-        plan(task.board.size(), options)
-            .is_ok_and(|p| p.steps.iter().any(|s| matches!(s, Step::Reduction { improve: true })))
+        plan(task.board.size(), options).is_ok_and(|p| {
+            p.steps.iter().any(|s| {
+                matches!(s, Step::Reduction { improve: true } | Step::Near { improve: true })
+            })
+        })
     });
     let local;
     let options = match improving {

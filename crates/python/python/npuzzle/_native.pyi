@@ -20,7 +20,7 @@ GoalLike = Union[Literal["blank-last", "blank-first", "snail"], str, BoardLike, 
 """A goal: a name or a board; ``None`` is ``"blank-last"``."""
 
 AlgorithmName = Literal[
-    "auto", "bfs", "dfs", "iddfs", "dijkstra", "greedy", "astar", "wastar", "idastar", "table", "reduction"
+    "auto", "bfs", "dfs", "iddfs", "dijkstra", "greedy", "astar", "wastar", "idastar", "table", "reduction", "near"
 ]
 HeuristicName = Literal["auto", "hamming", "manhattan", "linear-conflict", "walking-distance", "pdb"]
 

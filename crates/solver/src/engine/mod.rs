@@ -10,12 +10,14 @@
 //! | [`Engine::TwentyFour`]: [`twentyfour`], IDA* over Korf & Felner's 6-6-6-6 tables with reflection and move pruning | 5x5 with the blank in a corner | yes | with `--optimal` (or IDA* over `pdb`) on 5x5 |
 //! | [`Engine::Generic`]: the searches of `npuzzle-search` over packed positions with a database or walking distance as the heuristic | up to 32 cells | with A*, IDA* | when walking distance or A* over a database is asked for |
 //! | [`Engine::General`]: every search of `npuzzle-search` over boxed positions | any | with A*, IDA*, Dijkstra, BFS | weighted A* on boards above 16 cells, within a budget |
+//! | [`Engine::Near`]: [`near`], beam search on Manhattan + linear conflict, loop cutting, IDA* over sliding windows of the path, a root IDA* for the lower bound; anytime with `improve` | up to 144 cells | no: its lower bound says how far the answer may be | on 25 to 100 cells (5x5 without `optimal`, 6x6, 7x7, ...) |
 //! | [`Engine::Reduction`]: [`reduction`], rows and columns placed one by one, then a peephole pass | any | no | when nothing else answers in time, and on large boards |
 
 pub(crate) mod boards;
 pub mod exact;
 pub(crate) mod general;
 pub(crate) mod generic;
+pub mod near;
 pub(crate) mod packed;
 pub mod pdb_search;
 pub mod reduction;
@@ -37,23 +39,26 @@ pub enum Engine {
     Generic,
     /// The general engine over boxed positions, for any size.
     General,
+    /// The near-optimal engine ([`near`]).
+    Near,
     /// The reduction solver ([`reduction`]).
     Reduction,
 }
 
 impl Engine {
     /// Every engine, in the order of the module docs' table.
-    pub const ALL: [Engine; 7] = [
+    pub const ALL: [Engine; 8] = [
         Engine::Table,
         Engine::Packed,
         Engine::PatternDatabase,
         Engine::TwentyFour,
         Engine::Generic,
         Engine::General,
+        Engine::Near,
         Engine::Reduction,
     ];
 
-    /// A short name (`table`, `packed`, `pdb`, `twentyfour`, `generic`, `general`,
+    /// A short name (`table`, `packed`, `pdb`, `twentyfour`, `generic`, `general`, `near`,
     /// `reduction`).
     pub fn name(self) -> &'static str {
         match self {
@@ -63,6 +68,7 @@ impl Engine {
             Engine::TwentyFour => "twentyfour",
             Engine::Generic => "generic",
             Engine::General => "general",
+            Engine::Near => "near",
             Engine::Reduction => "reduction",
         }
     }
@@ -75,6 +81,7 @@ impl Engine {
             Engine::PatternDatabase => cells <= 25,
             Engine::TwentyFour => cells == 25,
             Engine::Generic => cells <= 32,
+            Engine::Near => cells <= near::MAX_CELLS,
             Engine::General | Engine::Reduction => true,
         }
     }

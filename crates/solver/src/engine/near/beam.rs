@@ -1,0 +1,276 @@
+//! Beam search: breadth-first, keeping only the `width` best children of each layer.
+//!
+//! Every node of a layer has the same path length, so "best" is the smallest heuristic
+//! value (Manhattan + linear conflict), ties broken by a seeded hash so that attempts with
+//! other seeds explore other beams. Positions reached twice in one layer (two blank routes
+//! around a block) are kept once, by their Zobrist hash. Positions of earlier layers are not
+//! remembered in full: a set of every kept hash made the search twice as slow (random reads
+//! into tens of megabytes) for the same lengths on DeepCubeA's 35-puzzles (154, 135, 176
+//! moves with it; 152, 135, 176 without), since a position comes back at the earliest 12
+//! moves later (a cycle round a 2x2 block) and a wide beam rarely returns. A narrow one
+//! does, and went round in circles: a small lossy table of recent positions stops that. The
+//! first child with Manhattan distance 0 is the goal, and its path is read back through the
+//! parents each layer records.
+//!
+//! Its cost is linear in `width x depth`, whatever the board, which is what makes it the
+//! right first answer for boards too large for a memory-bound best-first search: a width of
+//! tens of thousands answers 6x6 and 7x7 boards in seconds, with the window pass
+//! ([`super::window`]) shortening what it leaves.
+
+use npuzzle_core::{Board, Move};
+
+use super::Meter;
+use super::heuristic::{Evaluator, Neighbours};
+
+/// SplitMix64: the seeded stream behind the Zobrist keys and tie-breaks.
+pub(crate) fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Zobrist keys: one random word per (tile, cell); a position's hash is the XOR of its
+/// tiles' keys (the blank has none).
+pub(crate) struct Zobrist {
+    keys: Vec<u64>,
+    cells: usize,
+}
+
+impl Zobrist {
+    /// Keys for boards of `cells` cells.
+    pub(crate) fn new(cells: usize) -> Zobrist {
+        let mut s = 0x006E_7075_7A7A_6C65_u64;
+        Zobrist { keys: (0..cells * cells).map(|_| splitmix(&mut s)).collect(), cells }
+    }
+
+    /// The hash of `tiles`.
+    pub(crate) fn hash(&self, tiles: &[u16]) -> u64 {
+        tiles
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .fold(0, |h, (c, &t)| h ^ self.keys[usize::from(t) * self.cells + c])
+    }
+
+    /// The hash after `tile` moves from `from` to `to`.
+    #[inline]
+    pub(crate) fn moved(&self, hash: u64, tile: u16, from: usize, to: usize) -> u64 {
+        let base = usize::from(tile) * self.cells;
+        hash ^ self.keys[base + from] ^ self.keys[base + to]
+    }
+}
+
+/// Bytes a beam of `width` holds per node and layer of depth: a parent index and a move
+/// (twice, with the copy that becomes the next layer's last moves).
+const PER_LAYER_PER_NODE: usize = 6;
+
+/// About how many bytes a beam search of `width` on `cells` cells holds at depth `depth`:
+/// two layers of positions, the children of one, and per layer the parents and the moves.
+pub(crate) fn memory(width: usize, cells: usize, depth: usize) -> usize {
+    // Two layers of 2-byte cells; three children of 32 bytes a node; blank, values, hash.
+    width.saturating_mul(4 * cells + 3 * 32 + 2 + 8 + 8 + depth * PER_LAYER_PER_NODE)
+}
+
+/// The beam's ranking of a child with Manhattan distance `md` and conflicts `lc`: the
+/// conflicts weigh a little more than the admissible 2 moves each, since a conflict often
+/// costs more (on the first 8 35-puzzles of DeepCubeA's set, beams of 10,000 answered 141.0
+/// moves on average with `4 md + 5 lc` against 142.8 with `md + lc`).
+fn score(md: u32, lc: u32) -> u32 {
+    4 * md + 5 * lc
+}
+
+/// One child: its value, its hash, the index of its parent in the layer and its move.
+#[derive(Clone, Copy)]
+struct Child {
+    key: u64,
+    md: u32,
+    lc: u32,
+    hash: u64,
+    parent: u32,
+    mv: u8,
+}
+
+/// Searches from `board` to `goal` keeping `width` nodes a layer, for at most `max_depth`
+/// layers, on `threads` threads. `None` when the depth ran out, the goal was not reached
+/// (a beam can die out), or `meter` said stop (it is asked once a layer, and counts the
+/// children made).
+pub(crate) fn search(
+    board: &Board,
+    goal: &Board,
+    width: usize,
+    seed: u64,
+    max_depth: usize,
+    threads: usize,
+    meter: &Meter,
+) -> Option<Vec<Move>> {
+    let n = board.tiles().len();
+    let eval = Evaluator::new(goal);
+    let next = Neighbours::new(board.width(), board.height());
+    let zobrist = Zobrist::new(n);
+    let width = width.max(1);
+    let mut tie = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+    let tie_salt = splitmix(&mut tie);
+
+    let mut tiles: Vec<u16> = board.tiles().to_vec();
+    let mut blanks: Vec<u16> = vec![board.blank() as u16];
+    let md0 = eval.manhattan(&tiles);
+    let mut values: Vec<(u32, u32)> = vec![(md0, eval.value(&tiles) - md0)];
+    let mut hashes: Vec<u64> = vec![zobrist.hash(&tiles)];
+    let mut last: Vec<u8> = vec![u8::MAX];
+    if md0 == 0 {
+        return Some(Vec::new());
+    }
+    // The previous layer's positions, kept for their buffer.
+    let mut spare: Vec<u16> = Vec::new();
+    // Positions kept lately, in a lossy direct-mapped table (a slot per hash's low bits,
+    // overwritten by later ones): enough to keep a narrow beam from going round in circles,
+    // without the cost of a set of every position (see the module docs).
+    let slots = width.saturating_mul(16).next_power_of_two().clamp(1 << 12, 1 << 20);
+    let mut recent = vec![0u64; slots];
+    let mask = slots - 1;
+    recent[hashes[0] as usize & mask] = hashes[0];
+    // Per layer: each kept node's parent index and move.
+    let mut trail: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
+
+    for _depth in 0..max_depth {
+        if meter.stop() {
+            return None;
+        }
+        let count = blanks.len();
+        let threads = threads.clamp(1, count.div_ceil(256).max(1));
+        let chunk = count.div_ceil(threads);
+        let expand = |range: std::ops::Range<usize>, tiles: &mut [u16]| -> Vec<Child> {
+            let mut out = Vec::with_capacity(range.len() * 3);
+            for (k, i) in range.enumerate() {
+                let state = &mut tiles[k * n..(k + 1) * n];
+                let blank = usize::from(blanks[i]);
+                for m in 0..4 {
+                    if usize::from(last[i]) == (Move::ALL[m].inverse().index()) {
+                        continue;
+                    }
+                    let Some(from) = next.of(blank, m) else { continue };
+                    let tile = state[from];
+                    let hash = zobrist.moved(hashes[i], tile, from, blank);
+                    if recent[hash as usize & mask] == hash {
+                        continue;
+                    }
+                    let (dm, dl) = eval.slide_parts(state, blank, from);
+                    state.swap(from, blank);
+                    let md = (values[i].0 as i32 + dm) as u32;
+                    let lc = (values[i].1 as i32 + dl) as u32;
+                    let mixed = (hash ^ tie_salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                    let score = score(md, lc);
+                    out.push(Child {
+                        key: u64::from(score) << 24 | mixed,
+                        md,
+                        lc,
+                        hash,
+                        parent: i as u32,
+                        mv: m as u8,
+                    });
+                }
+            }
+            out
+        };
+        let mut children: Vec<Child> = if threads == 1 {
+            expand(0..count, &mut tiles)
+        } else {
+            let parts: Vec<Vec<Child>> = std::thread::scope(|s| {
+                let handles: Vec<_> = tiles
+                    .chunks_mut(chunk * n)
+                    .enumerate()
+                    .map(|(t, slice)| {
+                        let start = t * chunk;
+                        let end = (start + chunk).min(count);
+                        let expand = &expand;
+                        s.spawn(move || expand(start..end, slice))
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+            });
+            parts.concat()
+        };
+        meter.add(children.len() as u64);
+        if children.is_empty() {
+            return None;
+        }
+        // The `width` best distinct children: select, then sort the few kept, then drop
+        // repeated hashes (equal positions have equal keys, so they are adjacent).
+        let keep = width.saturating_mul(2).min(children.len());
+        if keep < children.len() {
+            children.select_nth_unstable_by_key(keep - 1, |c| c.key);
+            children.truncate(keep);
+        }
+        children.sort_unstable_by_key(|c| c.key);
+        children.dedup_by_key(|c| c.hash);
+        children.truncate(width);
+
+        if let Some(goal_child) = children.iter().find(|c| c.md == 0) {
+            let children = [*goal_child];
+            // The goal: read the path back.
+            let mut path = vec![Move::ALL[usize::from(children[0].mv)]];
+            let mut at = children[0].parent as usize;
+            for (parents, moves) in trail.iter().rev() {
+                path.push(Move::ALL[usize::from(moves[at])]);
+                at = parents[at] as usize;
+            }
+            path.reverse();
+            return Some(path);
+        }
+
+        let mut new_tiles = std::mem::take(&mut spare);
+        new_tiles.resize(children.len() * n, 0);
+        let mut new_blanks = Vec::with_capacity(children.len());
+        let mut new_values = Vec::with_capacity(children.len());
+        let mut new_hashes = Vec::with_capacity(children.len());
+        let mut parents = Vec::with_capacity(children.len());
+        let mut moves = Vec::with_capacity(children.len());
+        for (c, slot) in children.iter().zip(new_tiles.chunks_mut(n)) {
+            let p = c.parent as usize;
+            slot.copy_from_slice(&tiles[p * n..(p + 1) * n]);
+            let blank = usize::from(blanks[p]);
+            let from = next.of(blank, usize::from(c.mv)).unwrap_or(blank);
+            slot.swap(from, blank);
+            new_blanks.push(from as u16);
+            new_values.push((c.md, c.lc));
+            new_hashes.push(c.hash);
+            recent[c.hash as usize & mask] = c.hash;
+            parents.push(c.parent);
+            moves.push(c.mv);
+        }
+        trail.push((parents, moves.clone()));
+        spare = std::mem::replace(&mut tiles, new_tiles);
+        blanks = new_blanks;
+        values = new_values;
+        hashes = new_hashes;
+        last = moves;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::{Goal, Moves, Scrambler, Size};
+
+    #[test]
+    fn beams_reach_the_goal_on_several_shapes() {
+        for (w, h, width) in [(3, 3, 50), (4, 4, 200), (5, 5, 500), (6, 5, 500), (7, 7, 300)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let board = Scrambler::new(11).solvable(&goal);
+            let moves =
+                search(&board, &goal, width, 3, 10_000, 2, &Meter::unlimited()).expect("a path");
+            let mut end = board.clone();
+            end.apply_all(&Moves(moves)).unwrap();
+            assert_eq!(end, goal, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn a_solved_board_needs_no_moves() {
+        let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
+        assert_eq!(search(&goal, &goal, 10, 1, 10, 1, &Meter::unlimited()), Some(Vec::new()));
+    }
+}

@@ -1,0 +1,137 @@
+//! Manhattan distance plus linear conflicts, kept up to date move by move.
+//!
+//! The beam search scores hundreds of thousands of children a layer and the window search
+//! millions of nodes, so a move recomputes only what it can change: the moved tile's taxicab
+//! distance, and the conflicts of the two lines across the move (a horizontal move changes
+//! the tile's column, never the order of its row; a vertical one the reverse).
+
+use npuzzle_core::Board;
+
+use crate::heuristic::GoalMap;
+
+/// Manhattan + linear conflict towards one goal, for any board size.
+#[derive(Clone, Debug)]
+pub(crate) struct Evaluator {
+    map: GoalMap,
+    width: usize,
+}
+
+impl Evaluator {
+    /// The evaluator for `goal`.
+    pub(crate) fn new(goal: &Board) -> Evaluator {
+        Evaluator { map: GoalMap::new(goal), width: goal.width() }
+    }
+
+    /// The full value for `tiles` (cell to tile).
+    pub(crate) fn value(&self, tiles: &[u16]) -> u32 {
+        self.map.linear_conflict(tiles)
+    }
+
+    /// Slides the tile on `from` into the blank on `blank` (they are neighbours) and returns
+    /// the new value, given the value `h` before the move.
+    #[inline]
+    pub(crate) fn slide(&self, tiles: &mut [u16], blank: usize, from: usize, h: u32) -> u32 {
+        let (md, lc) = self.slide_parts(tiles, blank, from);
+        (h as i32 + md + lc) as u32
+    }
+
+    /// The Manhattan part of [`Evaluator::value`] for `tiles`.
+    pub(crate) fn manhattan(&self, tiles: &[u16]) -> u32 {
+        self.map.manhattan(tiles)
+    }
+
+    /// [`Evaluator::slide`], returning the changes of the Manhattan distance and of the
+    /// conflicts apart.
+    #[inline]
+    pub(crate) fn slide_parts(&self, tiles: &mut [u16], blank: usize, from: usize) -> (i32, i32) {
+        let tile = tiles[from];
+        let w = self.width;
+        let before_md = self.map.distance(tile, from);
+        let after_md = self.map.distance(tile, blank);
+        let (gx, gy) = self.map.goal_of(tile);
+        let horizontal = from / w == blank / w;
+        // Only the line the tile belongs to (in the crossing direction) can change, and only
+        // if that line is the one it leaves or the one it enters.
+        let line = if horizontal {
+            (gx == from % w || gx == blank % w).then_some(gx)
+        } else {
+            (gy == from / w || gy == blank / w).then_some(gy)
+        };
+        let conflict = |tiles: &[u16], l: usize| {
+            if horizontal {
+                self.map.column_conflict(tiles, l)
+            } else {
+                self.map.row_conflict(tiles, l)
+            }
+        };
+        let old_conflict = line.map_or(0, |l| conflict(tiles, l));
+        tiles.swap(from, blank);
+        let new_conflict = line.map_or(0, |l| conflict(tiles, l));
+        (after_md as i32 - before_md as i32, new_conflict as i32 - old_conflict as i32)
+    }
+}
+
+/// The cells next to `cell` on a `width` x `height` board, with the move that brings the tile
+/// there into the blank on `cell`, as a fixed table per board.
+#[derive(Clone, Debug)]
+pub(crate) struct Neighbours {
+    /// `next[cell * 4 + m]`: the cell the blank goes to with move `m` (`U D L R`), or
+    /// `u16::MAX`.
+    next: Vec<u16>,
+}
+
+impl Neighbours {
+    /// The table for a board of `width` x `height`.
+    pub(crate) fn new(width: usize, height: usize) -> Neighbours {
+        let mut next = vec![u16::MAX; width * height * 4];
+        for cell in 0..width * height {
+            let (x, y) = (cell % width, cell / width);
+            for m in npuzzle_core::Move::ALL {
+                let (dx, dy) = m.blank_delta();
+                let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy))
+                else {
+                    continue;
+                };
+                if nx < width && ny < height {
+                    next[cell * 4 + m.index()] = (ny * width + nx) as u16;
+                }
+            }
+        }
+        Neighbours { next }
+    }
+
+    /// The cell the blank on `cell` goes to with move index `m`, if any.
+    #[inline]
+    pub(crate) fn of(&self, cell: usize, m: usize) -> Option<usize> {
+        let n = self.next[cell * 4 + m];
+        (n != u16::MAX).then_some(usize::from(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::{Goal, Move, Scrambler, Size};
+
+    #[test]
+    fn sliding_keeps_the_value_of_a_full_recount() {
+        for (w, h) in [(3, 3), (5, 5), (6, 4), (7, 7)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let eval = Evaluator::new(&goal);
+            let next = Neighbours::new(w, h);
+            let mut board = Scrambler::new(7).solvable(&goal);
+            let mut tiles = board.tiles().to_vec();
+            let mut value = eval.value(&tiles);
+            let mut blank = board.blank();
+            for step in 0..2000usize {
+                let m = Move::ALL[(step * 7 + step / 3) % 4];
+                let Some(to) = next.of(blank, m.index()) else { continue };
+                value = eval.slide(&mut tiles, blank, to, value);
+                blank = to;
+                board.apply(m).unwrap();
+                assert_eq!(tiles, board.tiles());
+                assert_eq!(value, eval.value(&tiles), "{w}x{h} step {step}");
+            }
+        }
+    }
+}

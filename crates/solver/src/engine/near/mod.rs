@@ -1,0 +1,548 @@
+//! Near-optimal answers for boards from 5x5 to about 10x10 (any shape): a beam search for a
+//! first path, IDA* over sliding windows of the path to shorten it, and a proven lower
+//! bound with every answer.
+//!
+//! # Method
+//! 1. **Lower bound.** Manhattan distance plus linear conflicts (Hansson, Mayer & Yung 1992)
+//!    at the root, raised by a short IDA* run (Korf 1985) from the root: each threshold it
+//!    exhausts without reaching the goal proves 2 more moves (paths between two positions
+//!    all have the parity of the Manhattan distance). On small boards that run often finds
+//!    the goal itself, and the answer is then optimal.
+//! 2. **First path.** A beam search ([`beam`](self)): breadth-first, keeping the `width`
+//!    children of each layer with the smallest Manhattan + linear conflict, with a Zobrist
+//!    set so that no position is kept twice. Its cost is `width x depth` whatever the board.
+//! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 48 moves) are
+//!    re-solved optimally between their two ends by IDA* with a node budget, and a shorter
+//!    stretch is spliced in: the same idea as the reduction solver's peephole pass, on
+//!    windows of time instead of windows of cells.
+//! 4. **Anytime** ([`Settings::anytime`]): beams twice as wide with other tie-breaks, each
+//!    improved the same way, and longer windows over the best path, until the budget runs
+//!    out; the best answer so far is kept, so answers only get shorter, and the lower bound
+//!    only rises.
+//!
+//! Every answer is checked by replaying it before it is returned.
+//!
+//! # Example
+//! ```
+//! use npuzzle_core::{Goal, Scrambler, Size};
+//! use npuzzle_solver::engine::near::{Settings, solve};
+//! use npuzzle_solver::engine::reduction::Budget;
+//! use std::time::Duration;
+//! let goal = Goal::BlankLast.board(Size::new(6, 6)?)?;
+//! let board = Scrambler::new(1).solvable(&goal);
+//! let settings = Settings::new(Budget::for_duration(Duration::from_secs(60)));
+//! let answer = solve(&board, &goal, &settings)?;
+//! let mut end = board.clone();
+//! end.apply_all(&answer.moves)?;
+//! assert_eq!(end, goal);
+//! assert!(answer.moves.len() as u64 >= answer.lower_bound);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod beam;
+mod heuristic;
+mod window;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use npuzzle_core::{Board, Move, Moves, Parity, Size};
+use thiserror::Error;
+
+use crate::engine::reduction::Budget;
+use window::{Ida, Outcome};
+
+/// The most cells the engine takes (12x12): beyond, its beams cost too much memory per
+/// node to be wide enough, and the reduction solver is the better tool.
+pub const MAX_CELLS: usize = 144;
+
+/// How to run [`solve`].
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// When to stop (a deadline and an optional cancel flag). A plain solve stops early
+    /// with its best answer so far; an anytime one runs until it.
+    pub budget: Budget,
+    /// Keep improving until the budget runs out (otherwise: one beam and its improvement).
+    pub anytime: bool,
+    /// Threads for the beam's expansions.
+    pub threads: usize,
+    /// Bytes the engine may hold; beams are narrowed to fit.
+    pub max_memory: Option<usize>,
+    /// Nodes (beam children and IDA* expansions) the engine may make.
+    pub max_nodes: Option<u64>,
+}
+
+impl Settings {
+    /// A plain solve on two threads within `budget`, with no memory limit.
+    pub fn new(budget: Budget) -> Settings {
+        Settings { budget, anytime: false, threads: 2, max_memory: None, max_nodes: None }
+    }
+}
+
+/// Counts the nodes the engine makes and says when to stop: the budget ran out, its flag
+/// was raised, or the node limit was passed.
+pub(crate) struct Meter {
+    budget: Option<Budget>,
+    nodes: AtomicU64,
+    max_nodes: u64,
+}
+
+impl Meter {
+    /// A meter that never stops (for tests).
+    #[cfg(test)]
+    pub(crate) fn unlimited() -> Meter {
+        Meter { budget: None, nodes: AtomicU64::new(0), max_nodes: u64::MAX }
+    }
+
+    fn new(settings: &Settings) -> Meter {
+        Meter {
+            budget: Some(settings.budget.clone()),
+            nodes: AtomicU64::new(0),
+            max_nodes: settings.max_nodes.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// Counts `n` more nodes.
+    pub(crate) fn add(&self, n: u64) {
+        self.nodes.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Nodes counted so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Whether to stop now.
+    pub(crate) fn stop(&self) -> bool {
+        self.nodes() > self.max_nodes || self.budget.as_ref().is_some_and(Budget::expired)
+    }
+}
+
+/// An answer of [`solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The moves, from the board to the goal.
+    pub moves: Moves,
+    /// A proven lower bound on the optimal length (the length itself when `optimal`).
+    pub lower_bound: u64,
+    /// Whether the length is proven minimal (the root IDA* found it, or it equals the
+    /// bound).
+    pub optimal: bool,
+    /// The length of the first complete answer.
+    pub first_length: usize,
+    /// Complete answers made (beams that reached the goal).
+    pub attempts: u64,
+    /// The widest beam that ran.
+    pub width: usize,
+    /// Nodes made: beam children and IDA* expansions.
+    pub nodes: u64,
+}
+
+/// Why [`solve`] returned no answer.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NearError {
+    /// The goal is not the size of the board.
+    #[error("goal is {goal} but the board is {board}")]
+    SizeMismatch {
+        /// The board's size.
+        board: Size,
+        /// The goal's size.
+        goal: Size,
+    },
+    /// The board has more than [`MAX_CELLS`] cells.
+    #[error("the near-optimal engine takes at most {MAX_CELLS} cells, not {0}")]
+    TooLarge(usize),
+    /// The board cannot reach the goal.
+    #[error("the board cannot reach the goal: {0}")]
+    Unsolvable(Parity),
+    /// The budget ran out, the flag was raised or the node limit was passed before a first
+    /// answer.
+    #[error("no answer yet when the limits stopped the search")]
+    Interrupted,
+    /// Not even the narrowest beam fits the memory limit.
+    #[error("the memory limit leaves no room for a search")]
+    Memory,
+}
+
+/// Nodes of the root IDA* run that proves the lower bound (about a tenth of a second).
+const PROBE_NODES: u64 = 1_500_000;
+
+/// The first, narrow beam: an answer within milliseconds, whatever comes after.
+const FIRST_WIDTH: usize = 64;
+
+/// Nodes a window's IDA* may expand, by window length.
+fn window_cap(window: usize) -> u64 {
+    match window {
+        0..=16 => 20_000,
+        17..=24 => 60_000,
+        25..=32 => 150_000,
+        _ => 400_000,
+    }
+}
+
+/// The beam width of a plain solve on `cells` cells: measured (CPU time, two threads, on
+/// DeepCubeA's sets) at about 2.5 s a board for 5x5, 6 s for 6x6 and 12 s for 7x7, within
+/// the 5, 10 and 30 s a board that issue 19 allows on two cores.
+fn plain_width(cells: usize) -> usize {
+    match cells {
+        0..=30 => 40_000,
+        31..=42 => 100_000,
+        43..=56 => 64_000,
+        57..=81 => 24_000,
+        _ => 12_000,
+    }
+}
+
+/// About how long the plain beam may take on `cells` cells, in seconds: within the 5, 10
+/// and 30 s a board issue 19 allows for 5x5, 6x6 and 7x7 on two cores, with room for the
+/// windows.
+fn plain_seconds(cells: usize) -> f64 {
+    match cells {
+        0..=30 => 3.0,
+        31..=42 => 7.0,
+        _ => 20.0,
+    }
+}
+
+/// The windows a plain solve slides over its path, in order.
+const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
+
+/// The windows an anytime round slides over the best path.
+const ANYTIME_WINDOWS: [usize; 6] = [16, 24, 32, 40, 48, 56];
+
+/// The shortest path it finds from `board` to `goal` within `settings`, with a proven lower
+/// bound.
+///
+/// # Errors
+/// [`NearError`]: sizes that differ, a board above [`MAX_CELLS`], an unsolvable board, a
+/// budget that ran out before the first answer, a memory limit too small for any beam.
+pub fn solve(board: &Board, goal: &Board, settings: &Settings) -> Result<Answer, NearError> {
+    solve_observed(board, goal, settings, &mut |_, _| {})
+}
+
+/// [`solve`], calling `better(length, lower_bound)` each time the answer gets shorter or the
+/// bound rises (for progress displays).
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_observed(
+    board: &Board,
+    goal: &Board,
+    settings: &Settings,
+    better: &mut dyn FnMut(usize, u64),
+) -> Result<Answer, NearError> {
+    let schedule = Schedule { probe_nodes: PROBE_NODES, width: plain_width(board.size().cells()) };
+    run(board, goal, settings, schedule, better)
+}
+
+/// The effort of a solve: the root IDA*'s nodes and the plain beam's width (tests make them
+/// small to reach the beam and the windows on small boards, quickly).
+#[derive(Clone, Copy, Debug)]
+struct Schedule {
+    probe_nodes: u64,
+    width: usize,
+}
+
+fn run(
+    board: &Board,
+    goal: &Board,
+    settings: &Settings,
+    schedule: Schedule,
+    better: &mut dyn FnMut(usize, u64),
+) -> Result<Answer, NearError> {
+    if board.size() != goal.size() {
+        return Err(NearError::SizeMismatch { board: board.size(), goal: goal.size() });
+    }
+    let cells = board.size().cells();
+    if cells > MAX_CELLS {
+        return Err(NearError::TooLarge(cells));
+    }
+    let parity = Parity::of(board, goal);
+    if !parity.solvable() {
+        return Err(NearError::Unsolvable(parity));
+    }
+    let meter = Meter::new(settings);
+    let interrupted = || meter.stop();
+    let next = heuristic::Neighbours::new(board.width(), board.height());
+    let root = heuristic::Evaluator::new(goal).value(board.tiles());
+    let mut lower_bound = u64::from(root);
+    if root == 0 {
+        return Ok(Answer {
+            moves: Moves::default(),
+            lower_bound: 0,
+            optimal: true,
+            first_length: 0,
+            attempts: 0,
+            width: 0,
+            nodes: 0,
+        });
+    }
+    match Ida::new(board, goal, &next).run(u32::MAX, schedule.probe_nodes, &meter) {
+        Outcome::Found(path) if replays(board, goal, &path) => {
+            let length = path.len();
+            better(length, length as u64);
+            return Ok(Answer {
+                moves: Moves(path),
+                lower_bound: length as u64,
+                optimal: true,
+                first_length: length,
+                attempts: 1,
+                width: 0,
+                nodes: meter.nodes(),
+            });
+        }
+        Outcome::Found(_) => {}
+        Outcome::Bound(b) => lower_bound = lower_bound.max(u64::from(b)),
+    }
+
+    // A beam's depth is about 1.5 times the bound; room for three times, for the memory.
+    let depth = (lower_bound as usize).saturating_mul(3).max(64);
+    let fits = |width: usize| {
+        settings.max_memory.is_none_or(|max| beam::memory(width, cells, depth) <= max / 2)
+    };
+    if !fits(FIRST_WIDTH) {
+        return Err(NearError::Memory);
+    }
+    let narrow = |width: usize| {
+        let mut w = width;
+        while w > FIRST_WIDTH && !fits(w) {
+            w /= 2;
+        }
+        w.max(FIRST_WIDTH)
+    };
+    let max_depth = depth.max(1000);
+    let threads = settings.threads.max(1);
+    let mut best: Option<Vec<Move>> = None;
+    let mut first_length = 0;
+    let mut attempts = 0u64;
+    let mut widest = 0;
+    let mut offer = |moves: Vec<Move>, best: &mut Option<Vec<Move>>| {
+        if best.as_ref().is_none_or(|b| moves.len() < b.len()) && replays(board, goal, &moves) {
+            better(moves.len(), lower_bound);
+            *best = Some(moves);
+        }
+    };
+    let improve = |moves: &mut Vec<Move>, windows: &[usize], scale: u64| {
+        window::drop_loops(board, moves);
+        for &w in windows {
+            if interrupted() {
+                break;
+            }
+            window::pass(board, moves, w, window_cap(w).saturating_mul(scale), &meter);
+        }
+    };
+
+    let mut seed = 1u64;
+    // The narrow beam first: an answer at once, and the speed of this machine, from which the
+    // plain beam's width is cut so that it ends in about `plain_seconds` (on a slow or busy
+    // machine, or an unoptimised build, a narrower beam rather than a long wait).
+    let clock = std::time::Instant::now();
+    if let Some(mut moves) =
+        beam::search(board, goal, FIRST_WIDTH, seed, max_depth, threads, &meter)
+    {
+        attempts += 1;
+        widest = FIRST_WIDTH;
+        first_length = moves.len();
+        improve(&mut moves, &[], 1);
+        offer(moves, &mut best);
+    }
+    seed += 1;
+    let per_node = clock.elapsed().as_secs_f64() / meter.nodes().max(1) as f64;
+    // A plain beam makes about 2.5 children a node over about 1.3 times the bound's layers,
+    // spread over the threads.
+    let nodes_per_width = 2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64;
+    let in_time = plain_seconds(cells) / (per_node * nodes_per_width).max(1e-12);
+    let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
+    if !interrupted() && width > FIRST_WIDTH {
+        if let Some(mut moves) = beam::search(board, goal, width, seed, max_depth, threads, &meter)
+        {
+            attempts += 1;
+            widest = widest.max(width);
+            if first_length == 0 {
+                first_length = moves.len();
+            }
+            improve(&mut moves, &PLAIN_WINDOWS, 1);
+            offer(moves, &mut best);
+        }
+        seed += 1;
+    }
+    if settings.anytime {
+        let mut width = narrow(schedule.width);
+        let mut scale = 1u64;
+        while !interrupted() && best.as_ref().is_some_and(|b| b.len() as u64 > lower_bound) {
+            // Longer windows, with more nodes, over the best path so far.
+            scale = (scale * 2).min(64);
+            if let Some(mut moves) = best.clone() {
+                improve(&mut moves, &ANYTIME_WINDOWS, scale);
+                offer(moves, &mut best);
+            }
+            if interrupted() {
+                break;
+            }
+            let wider = narrow(width.saturating_mul(2));
+            width = wider;
+            if let Some(mut moves) =
+                beam::search(board, goal, width, seed, max_depth, threads, &meter)
+            {
+                attempts += 1;
+                widest = widest.max(width);
+                improve(&mut moves, &PLAIN_WINDOWS, 1);
+                offer(moves, &mut best);
+            }
+            seed += 1;
+        }
+    }
+    let Some(moves) = best else {
+        return Err(NearError::Interrupted);
+    };
+    let optimal = moves.len() as u64 == lower_bound;
+    Ok(Answer {
+        moves: Moves(moves),
+        lower_bound,
+        optimal,
+        first_length,
+        attempts,
+        width: widest,
+        nodes: meter.nodes(),
+    })
+}
+
+/// Whether `moves` take `board` to `goal`.
+fn replays(board: &Board, goal: &Board, moves: &[Move]) -> bool {
+    let mut end = board.clone();
+    moves.iter().all(|&m| end.apply(m).is_ok()) && end == *goal
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    use npuzzle_core::{Goal, Scrambler};
+
+    use super::*;
+    use crate::ExactTable;
+
+    fn settings(secs: u64) -> Settings {
+        Settings::new(Budget::for_duration(Duration::from_secs(secs)))
+    }
+
+    fn replays_to(board: &Board, goal: &Board, moves: &Moves) -> bool {
+        let mut end = board.clone();
+        end.apply_all(moves).is_ok() && end == *goal
+    }
+
+    /// The beam and the windows (the root IDA* given too few nodes to finish) against the
+    /// exact distances: the bound never above, the length never below.
+    #[test]
+    fn bounds_bracket_the_exact_distance_on_small_boards() {
+        for (w, h) in [(3, 3), (2, 4), (4, 2)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let table = ExactTable::build(&goal).unwrap();
+            let mut rng = Scrambler::new(w as u64 * 10 + h as u64);
+            for i in 0..60 {
+                let board = rng.solvable(&goal);
+                let exact = u64::from(table.distance(&board).unwrap());
+                let schedule = Schedule { probe_nodes: [0, 30, 1_000_000][i % 3], width: 8 };
+                let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
+                assert!(replays_to(&board, &goal, &a.moves), "{board}");
+                assert!(a.lower_bound <= exact, "{board}: bound {} > {exact}", a.lower_bound);
+                assert!(a.moves.len() as u64 >= exact, "{board}");
+                if a.optimal {
+                    assert_eq!(a.moves.len() as u64, exact, "{board}");
+                }
+            }
+        }
+        // 3x4: the exact distance from the solver's optimal IDA*.
+        let goal = Goal::BlankLast.board(Size::new(3, 4).unwrap()).unwrap();
+        let mut rng = Scrambler::new(34);
+        for i in 0..12 {
+            let board = rng.solvable(&goal);
+            let exact = crate::solve(&board, &goal, &crate::Options::default()).unwrap();
+            assert!(exact.optimal);
+            let exact = exact.moves.len() as u64;
+            let schedule = Schedule { probe_nodes: [0, 500, 10_000_000][i % 3], width: 16 };
+            let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
+            assert!(replays_to(&board, &goal, &a.moves), "{board}");
+            assert!(a.lower_bound <= exact && exact <= a.moves.len() as u64, "{board}");
+        }
+    }
+
+    #[test]
+    fn answers_replay_on_every_shape_it_takes() {
+        for (w, h) in [(5, 5), (6, 5), (4, 7), (6, 6), (7, 7), (9, 4)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let board = Scrambler::new(3).solvable(&goal);
+            let schedule = Schedule { probe_nodes: 10_000, width: 200 };
+            let a = run(&board, &goal, &settings(600), schedule, &mut |_, _| {}).unwrap();
+            assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
+            assert!(a.lower_bound <= a.moves.len() as u64);
+            assert!(
+                a.lower_bound >= u64::from(heuristic::Evaluator::new(&goal).value(board.tiles()))
+            );
+        }
+    }
+
+    #[test]
+    fn anytime_answers_only_get_shorter() {
+        let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
+        let board = Scrambler::new(8).solvable(&goal);
+        let mut anytime = settings(3);
+        anytime.anytime = true;
+        let mut seen = Vec::new();
+        let schedule = Schedule { probe_nodes: 10_000, width: 100 };
+        let a = run(&board, &goal, &anytime, schedule, &mut |len, _| seen.push(len)).unwrap();
+        assert!(!seen.is_empty());
+        assert!(seen.windows(2).all(|p| p[1] < p[0]), "{seen:?}");
+        assert_eq!(seen.last(), Some(&a.moves.len()));
+        assert!(a.moves.len() <= a.first_length);
+        assert!(replays_to(&board, &goal, &a.moves));
+    }
+
+    #[test]
+    fn cancelling_returns_the_best_answer_so_far() {
+        let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
+        let board = Scrambler::new(9).solvable(&goal);
+        let flag = Arc::new(AtomicBool::new(false));
+        // No deadline to speak of: only the flag ends the anytime search.
+        let mut anytime = Settings::new(
+            Budget::for_duration(Duration::from_secs(3600)).with_cancel(flag.clone()),
+        );
+        anytime.anytime = true;
+        let mut best = usize::MAX;
+        let schedule = Schedule { probe_nodes: 10_000, width: 100 };
+        let a = run(&board, &goal, &anytime, schedule, &mut |len, _| {
+            best = len;
+            flag.store(true, Ordering::Relaxed);
+        })
+        .unwrap();
+        assert_eq!(a.moves.len(), best);
+        assert!(replays_to(&board, &goal, &a.moves));
+        // Raised before the start: no answer, and says so.
+        let mut cancelled = settings(60);
+        cancelled.budget = cancelled.budget.with_cancel(Arc::new(AtomicBool::new(true)));
+        assert_eq!(solve(&board, &goal, &cancelled), Err(NearError::Interrupted));
+    }
+
+    #[test]
+    fn limits_stop_it_and_bad_requests_are_refused() {
+        let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
+        let board = Scrambler::new(10).solvable(&goal);
+        let mut few = settings(60);
+        few.max_nodes = Some(100);
+        assert_eq!(solve(&board, &goal, &few), Err(NearError::Interrupted));
+        let mut tiny = settings(60);
+        tiny.max_memory = Some(1000);
+        assert_eq!(solve(&board, &goal, &tiny), Err(NearError::Memory));
+        let mut unsolvable = board.clone();
+        let tiles = unsolvable.tiles().to_vec();
+        let (a, b) = if tiles[0] != 0 && tiles[1] != 0 { (0, 1) } else { (2, 3) };
+        let mut swapped = tiles.clone();
+        swapped.swap(a, b);
+        unsolvable = Board::new(board.size(), swapped).unwrap();
+        assert!(matches!(solve(&unsolvable, &goal, &settings(60)), Err(NearError::Unsolvable(_))));
+        let big = Goal::BlankLast.board(Size::new(13, 12).unwrap()).unwrap();
+        assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(156)));
+        assert_eq!(solve(&goal, &goal, &settings(60)).unwrap().moves.len(), 0);
+    }
+}
