@@ -208,7 +208,18 @@ fn ctrl_c_during_check_optimal_killed_it_silently() {
 #[test]
 fn sigterm_ended_solve_silently_without_a_record() {
     let (code, stdout, stderr) = signalled(
-        &["solve", "-a", "idastar", "-f", "json", "--timeout", "120", SLOW_4],
+        &[
+            "solve",
+            "-a",
+            "idastar",
+            "--heuristic",
+            "linear-conflict",
+            "-f",
+            "json",
+            "--timeout",
+            "120",
+            SLOW_4,
+        ],
         "TERM",
         Duration::from_millis(1500),
     );
