@@ -109,7 +109,7 @@ def test_limits_are_a_status_with_the_cli_reason():
 @pytest.mark.parametrize(
     "kwargs, reason",
     [
-        ({"algorithm": "quantum"}, 'unknown algorithm "quantum": expected one of auto, bfs, dfs, iddfs, dijkstra, greedy, astar, wastar, idastar, table, reduction'),
+        ({"algorithm": "quantum"}, 'unknown algorithm "quantum": expected one of auto, bfs, dfs, iddfs, dijkstra, greedy, astar, wastar, idastar, table, reduction, near'),
         ({"heuristic": "psychic"}, 'unknown heuristic "psychic": expected one of auto, hamming, manhattan, linear-conflict, walking-distance, pdb'),
         ({"weight": 0.5}, "weight: 0.5 is not a weight: expected a number from 1 to 100"),
         ({"timeout": -1}, "timeout: -1 is not a time: expected a positive number of seconds (at most a year), or math.inf for none"),
