@@ -167,11 +167,18 @@ fn a_fifo_named_pdb_in_the_cache_hung_solve_list_and_verify() {
     assert_eq!(code, 0, "{stderr}");
 }
 
-/// Starts the binary on `args`, sends `signal` (`INT`, `TERM`) after `delay`, and returns
-/// its status, stdout and stderr.
+/// Starts the binary on `args` with an empty cache of its own (never the user's: what a
+/// solve finds there decides how long it runs), sends `signal` (`INT`, `TERM`) after
+/// `delay`, and returns its status, stdout and stderr.
 fn signalled(args: &[&str], signal: &str, delay: Duration) -> (Option<i32>, String, String) {
+    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let cache = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("signalled-{}-{run}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
     let child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
         .args(args)
+        .env("NPUZZLE_CACHE", &cache)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
