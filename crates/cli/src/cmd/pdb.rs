@@ -23,20 +23,7 @@ use crate::args::{PdbAction, PdbArgs, PdbBuildArgs};
 
 /// The cache directory: `$NPUZZLE_CACHE`, or the platform cache directory's `npuzzle/`.
 pub fn cache_dir() -> PathBuf {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = var("NPUZZLE_CACHE") {
-        return dir;
-    }
-    let base = if cfg!(target_os = "macos") {
-        var("HOME").map(|h| h.join("Library/Caches"))
-    } else if cfg!(windows) {
-        var("LOCALAPPDATA")
-    } else {
-        var("XDG_CACHE_HOME")
-            .filter(|p| p.is_absolute())
-            .or_else(|| var("HOME").map(|h| h.join(".cache")))
-    };
-    base.unwrap_or_else(std::env::temp_dir).join("npuzzle")
+    npuzzle_solver::heuristic::pdb::Cache::default_dir(|name| std::env::var_os(name))
 }
 
 /// The cache, capped at `$NPUZZLE_CACHE_MAX` MiB when it is set (default 1024): saving a

@@ -78,6 +78,28 @@ pub struct Cache {
 pub const DEFAULT_CAP: u64 = 1 << 30;
 
 impl Cache {
+    /// The cache directory every front end uses: `$NPUZZLE_CACHE`, or the platform cache
+    /// directory's `npuzzle/` (`~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows,
+    /// `$XDG_CACHE_HOME` or `~/.cache` elsewhere, the temporary directory failing all).
+    /// The library reads no environment itself: `var` looks a variable up (pass
+    /// `|name| std::env::var_os(name)`).
+    pub fn default_dir(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
+        let var = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        if let Some(dir) = var("NPUZZLE_CACHE") {
+            return dir;
+        }
+        let base = if cfg!(target_os = "macos") {
+            var("HOME").map(|h| h.join("Library/Caches"))
+        } else if cfg!(windows) {
+            var("LOCALAPPDATA")
+        } else {
+            var("XDG_CACHE_HOME")
+                .filter(|p| p.is_absolute())
+                .or_else(|| var("HOME").map(|h| h.join(".cache")))
+        };
+        base.unwrap_or_else(std::env::temp_dir).join("npuzzle")
+    }
+
     /// The cache in directory `dir` (created when a database is first saved), capped at
     /// [`DEFAULT_CAP`].
     pub fn new(dir: impl Into<PathBuf>) -> Cache {
