@@ -1435,7 +1435,9 @@ fn on_a_terminal(args: &[&str]) -> (i32, String) {
 /// by its limit answers the last bound it proved.
 #[test]
 fn progress_shows_with_a_database_on_a_terminal() {
-    let hard = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
+    // One of the 15-puzzle's hardest positions (80 moves, Brüngger et al. 1999): the 6-6-3
+    // database needs tens of seconds for it, so the 1.5 s limit always stops the search.
+    let hard = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1";
     let args = ["solve", "--heuristic", "pdb", "-a", "idastar", "--timeout", "1.5", hard];
     let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_npuzzle"))
         .chain(args.iter().copied())
@@ -1450,7 +1452,7 @@ fn progress_shows_with_a_database_on_a_terminal() {
     let screen = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(4), "{screen}");
     assert!(screen.contains("nodes, ") && screen.contains("/s, "), "no progress line: {screen}");
-    // The walk-up of bounds from the database's estimate (the 6-6-3 gives at least 60 here).
+    // The walk-up of bounds from the database's estimate (Manhattan alone gives 60 here).
     assert!(screen.contains("bound 6") || screen.contains("bound 7"), "{screen}");
     assert!(screen.contains("heuristic pdb"), "{screen}");
     let bound = screen
@@ -1458,7 +1460,7 @@ fn progress_shows_with_a_database_on_a_terminal() {
         .nth(1)
         .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
         .and_then(|n| n.parse::<u32>().ok());
-    assert!(bound.is_some_and(|b| (60..=70).contains(&b)), "{screen}");
+    assert!(bound.is_some_and(|b| (60..=80).contains(&b)), "{screen}");
 }
 
 #[test]
