@@ -314,10 +314,10 @@ struct Stream<'g> {
 }
 
 /// Runs the search on this thread and sends its events, the last being `done`.
-fn run(solver: &Solver, mut task: Task, stream: Stream) {
+fn run(solver: &Solver, task: Task, stream: Stream) {
     let Stream { session, tx, searching, gate } = stream;
     let now = Instant::now();
-    let fast = fast_path(&mut task, &session);
+    let fast = fast_path(solver, &task, &session);
     // The generic engines report bounds for IDA* and IDDFS only; the fast A* and BFS report
     // their f layers and depths too, which the page does not show.
     let bounds = !fast || matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
@@ -394,21 +394,15 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
 }
 
 /// Whether the search runs on the solver's fast engines, sampled (see the module's docs):
-/// when it starts at full speed on a board of at most 4x4 with an algorithm a packed engine
-/// runs (`auto` is IDA*, as the solver watches it node by node).
-fn fast_path(task: &mut Task, session: &Session) -> bool {
+/// when it starts at full speed and the solver's plan for it starts with a step that shows
+/// nodes (the solver watches `auto` as IDA* on boards of up to 16 cells, the optimal search a
+/// teacher shows).
+fn fast_path(solver: &Solver, task: &Task, session: &Session) -> bool {
     if session.interval().is_some() {
         return false;
     }
-    // The visualizer's `auto` is IDA*, the optimal search a teacher shows on these boards.
-    if task.options.algorithm == Algorithm::Auto
-        && task.board.width() <= 4
-        && task.board.height() <= 4
-    {
-        task.options.algorithm = Algorithm::IdaStar;
-    }
     // Which engine can show what is the solver's to say.
-    Solver::samples_nodes(task.board.size(), &task.options)
+    solver.shows_nodes(&Request::new(&task.board, &task.goal, &task.options))
 }
 
 /// "BFS stopped at 1,000,000 nodes: try A* with linear conflict", for a search a server cap
