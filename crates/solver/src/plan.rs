@@ -587,4 +587,85 @@ mod tests {
             assert!(matches!(plan(size(3, 3), &options), Err(SolveError::Weight(_))));
         }
     }
+
+    #[test]
+    fn the_solvers_tables_take_over_the_searches_they_serve() {
+        let store = Resources { store: true, ..Resources::default() };
+        let of = |algorithm, heuristic| Options { algorithm, heuristic, ..Options::default() };
+        let auto = of(Algorithm::Auto, Heuristic::Auto);
+        let pdb = |algorithm, budget| Step::Pdb { algorithm, weight: 1.0, budget };
+        let wastar = Step::Search {
+            algorithm: SearchAlgorithm::WAStar,
+            heuristic: Some(HeuristicKind::LinearConflict),
+            weight: 2.0,
+            budget: None,
+        };
+        // `auto` on a 4x4: its IDA* over a database, the fallbacks with linear conflict.
+        let steps = plan_for(size(4, 4), &auto, store, Nodes::None).unwrap().steps;
+        let attempt = Some(AUTO_OPTIMAL_BUDGET);
+        let want =
+            [pdb(SearchAlgorithm::IdaStar, attempt), wastar, Step::Reduction { improve: false }];
+        assert_eq!(steps, want);
+        // 3x4: optimal IDA* over a database; 3x3: the table, which needs none.
+        let steps = plan_for(size(3, 4), &auto, store, Nodes::None).unwrap().steps;
+        assert_eq!(steps, [pdb(SearchAlgorithm::IdaStar, None)]);
+        assert_eq!(plan_for(size(3, 3), &auto, store, Nodes::None).unwrap().steps, [Step::Table]);
+        // A heuristic left to the solver never gives A* a database; `pdb` by name does.
+        let astar =
+            plan_for(size(4, 4), &of(Algorithm::AStar, Heuristic::Auto), store, Nodes::None);
+        assert!(matches!(astar.unwrap().steps[..], [Step::Search { .. }]));
+        let astar = plan_for(size(4, 4), &of(Algorithm::AStar, Heuristic::Pdb), store, Nodes::None);
+        assert_eq!(astar.unwrap().steps, [pdb(SearchAlgorithm::AStar, None)]);
+        // `pdb` by name with `auto` on a 3x3: IDA* over a database, not the table.
+        let steps = plan_for(size(3, 3), &of(Algorithm::Auto, Heuristic::Pdb), store, Nodes::None);
+        assert_eq!(steps.unwrap().steps, [pdb(SearchAlgorithm::IdaStar, None)]);
+        // Beyond 4x4, the store's small partition is too weak for `auto`: a held one serves.
+        let optimal = Options { optimal: true, ..auto.clone() };
+        assert_eq!(plan_for(size(5, 5), &optimal, store, Nodes::None).unwrap().steps, [ida(None)]);
+        let held = Resources { held_database: true, ..Resources::default() };
+        let steps = plan_for(size(5, 5), &optimal, held, Nodes::None).unwrap().steps;
+        assert_eq!(steps, [pdb(SearchAlgorithm::IdaStar, None)]);
+        // The 24-puzzle's tables come first for an optimal 5x5, when the store has them.
+        let korf = Resources { twentyfour: true, ..store };
+        let steps = plan_for(size(5, 5), &optimal, korf, Nodes::None).unwrap().steps;
+        assert_eq!(steps, [Step::TwentyFour, ida(None)]);
+        // Not for a fast answer.
+        let steps = plan_for(size(5, 5), &auto, korf, Nodes::None).unwrap().steps;
+        assert!(matches!(steps[..], [Step::Near { .. }, Step::Reduction { .. }]), "{steps:?}");
+        // Walking distance where its tables exist, linear conflict (and a note) elsewhere.
+        let wd = of(Algorithm::Auto, Heuristic::WalkingDistance);
+        let tables = Resources { walking_distance: true, ..Resources::default() };
+        let steps = plan_for(size(3, 4), &wd, tables, Nodes::None).unwrap().steps;
+        let walk = Step::WalkingDistance {
+            algorithm: SearchAlgorithm::IdaStar,
+            weight: 1.0,
+            budget: None,
+        };
+        assert_eq!(steps, [walk]);
+        let steps = plan_for(size(3, 4), &wd, Resources::default(), Nodes::None).unwrap().steps;
+        assert_eq!(steps, [ida(None)]);
+    }
+
+    #[test]
+    fn a_watcher_that_wants_nodes_watches_auto_as_ida_star() {
+        let auto = Options::default();
+        for nodes in [Nodes::Sampled, Nodes::Every] {
+            let steps = plan_for(size(3, 3), &auto, Resources::default(), nodes).unwrap().steps;
+            assert_eq!(steps, [ida(None)], "{nodes:?}");
+            let store = Resources { store: true, ..Resources::default() };
+            let steps = plan_for(size(4, 4), &auto, store, nodes).unwrap().steps;
+            let pdb = Step::Pdb { algorithm: SearchAlgorithm::IdaStar, weight: 1.0, budget: None };
+            assert_eq!(steps, [pdb], "{nodes:?}");
+            // Beyond 16 cells, what `auto` runs unwatched.
+            let steps = plan_for(size(5, 5), &auto, Resources::default(), nodes).unwrap().steps;
+            assert!(matches!(steps[0], Step::Near { .. }), "{nodes:?}");
+        }
+        assert!(ida(None).samples(4, 4));
+        assert!(!ida(None).samples(5, 3));
+        assert!(!Step::Table.samples(3, 3));
+        assert!(
+            Step::Pdb { algorithm: SearchAlgorithm::IdaStar, weight: 1.0, budget: None }
+                .samples(5, 3)
+        );
+    }
 }
