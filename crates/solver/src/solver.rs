@@ -19,7 +19,7 @@ use crate::sample::{Sampler, Unsampled};
 use crate::solution::Solution;
 #[cfg(doc)]
 use crate::solution::{Limit, Status};
-use crate::tables::Tables;
+use crate::tables::SolverTables;
 use crate::watch::{Nodes, Request, Watcher};
 #[cfg(doc)]
 use npuzzle_search::Flow;
@@ -88,7 +88,7 @@ pub fn solve_with(
 /// ```
 #[derive(Clone, Default)]
 pub struct Solver {
-    tables: Arc<Tables>,
+    tables: Arc<SolverTables>,
     /// Pattern databases the caller loaded (the library reads no files); none by default.
     databases: Databases,
     /// The databases the solver owns: held, cached, built on demand; none by default.
@@ -183,7 +183,7 @@ impl Solver {
         &self.databases
     }
 
-    pub(crate) fn tables(&self) -> &Arc<Tables> {
+    pub(crate) fn tables(&self) -> &Arc<SolverTables> {
         &self.tables
     }
 

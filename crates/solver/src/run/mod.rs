@@ -31,7 +31,7 @@ use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Limits};
 use crate::plan::{self, SearchAlgorithm, Step};
 use crate::solution::{Ended, Limit, Note, Reason, Solution, Stats, Status};
-use crate::tables::Tables;
+use crate::tables::SolverTables;
 
 /// Bytes the reduction solver holds per unit of the board's Manhattan bound: its answers are
 /// about 2.5 times the bound long, at about 8 bytes per move with the clean-up's copies
@@ -51,7 +51,7 @@ fn reduction_bytes(bound: u64, cells: usize) -> usize {
 /// What every step needs: where tables come from, the (relabelled) board and goal, the
 /// caller's limits and the clock of the whole solve.
 pub(crate) struct Task<'a> {
-    pub(crate) tables: &'a std::sync::Arc<Tables>,
+    pub(crate) tables: &'a std::sync::Arc<SolverTables>,
     pub(crate) board: &'a Board,
     pub(crate) goal: &'a Board,
     pub(crate) limits: &'a Limits,
@@ -60,7 +60,7 @@ pub(crate) struct Task<'a> {
 
 /// A step's answer, and whether it stopped on the step's own time budget (so the plan may
 /// go on) rather than on the caller's limits.
-pub(crate) struct Answer {
+pub(crate) struct StepAnswer {
     pub(crate) solution: Solution,
     pub(crate) out_of_budget: bool,
 }
@@ -85,7 +85,7 @@ impl Task<'_> {
 
     /// Runs `step` on the fast engines, showing `observer` the node-free events (bounds and
     /// progress) of the packed engines.
-    pub(crate) fn run(&self, step: &Step, observer: &mut dyn crate::Sampler) -> Answer {
+    pub(crate) fn run(&self, step: &Step, observer: &mut dyn crate::Sampler) -> StepAnswer {
         match *step {
             Step::Table => self.answer(self.table()),
             // The run loop runs the steps over tables (see `tables`); this is what runs in
@@ -113,7 +113,7 @@ impl Task<'_> {
                 let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
                     && budget.is_some_and(|b| self.limits.timeout.is_none_or(|t| b < t))
                     && !self.cancelled();
-                Answer { solution, out_of_budget }
+                StepAnswer { solution, out_of_budget }
             }
             Step::Search { algorithm, heuristic, weight, budget } => {
                 let timeout = match (self.limits.timeout, budget) {
@@ -125,13 +125,13 @@ impl Task<'_> {
                 let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
                     && budget.is_some_and(|b| self.limits.timeout.is_none_or(|t| b < t))
                     && !self.cancelled();
-                Answer { solution, out_of_budget }
+                StepAnswer { solution, out_of_budget }
             }
         }
     }
 
-    fn answer(&self, solution: Solution) -> Answer {
-        Answer { solution, out_of_budget: false }
+    fn answer(&self, solution: Solution) -> StepAnswer {
+        StepAnswer { solution, out_of_budget: false }
     }
 
     fn cancelled(&self) -> bool {
@@ -425,7 +425,7 @@ impl Task<'_> {
             };
             (result, stats, watch.lower_bound)
         } else {
-            let engine = general::Engine::new(self.goal, heuristic);
+            let engine = general::GeneralEngine::new(self.goal, heuristic);
             let h = engine.node(self.board).h;
             let mut bounds = Bounds { observer: (), lower_bound: h };
             let (result, stats) =
@@ -445,7 +445,7 @@ impl Task<'_> {
         observer: O,
     ) -> Solution {
         let timeout = self.limits.timeout;
-        let engine = general::Engine::new(self.goal, heuristic);
+        let engine = general::GeneralEngine::new(self.goal, heuristic);
         let h = engine.node(self.board).h;
         let boards = AsBoards { engine: &engine, observer };
         let mut bounds = Bounds { observer: boards, lower_bound: h };
@@ -674,7 +674,7 @@ fn cancelled(first: Step, clock: Instant) -> Solution {
 
 /// Runs a generic search of `npuzzle-search` on the general engine, shown to `observer`.
 fn on_general<O>(
-    engine: &general::Engine,
+    engine: &general::GeneralEngine,
     board: &Board,
     algorithm: SearchAlgorithm,
     weight: f64,

@@ -12,7 +12,7 @@ use npuzzle_search::{self as search, Flow, Stop};
 
 use crate::Solver;
 use crate::engine::generic::{generic_pdb, generic_wd};
-use crate::engine::pdb_search::{self, Engine};
+use crate::engine::pdb_search::{self, PdbEngine};
 use crate::engine::twentyfour;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::frame::Frame;
@@ -25,7 +25,7 @@ use crate::sample::Sampler;
 use crate::solution::{Limit, Note, Reason, Solution, Status};
 use crate::watch::{Relayed, relay};
 
-use super::Answer;
+use super::StepAnswer;
 
 /// Moves within which `auto` answers a board at once without a database: a quick IDA* with
 /// linear conflict gets this many expansions before a database is built for the board.
@@ -65,7 +65,7 @@ impl Given<'_> {
 
     /// The answer of a step with `budget`, which ran out of it when it stopped on time before
     /// the caller's own timeout.
-    fn answer(&self, mut solution: Solution, budget: Option<Duration>) -> Answer {
+    fn answer(&self, mut solution: Solution, budget: Option<Duration>) -> StepAnswer {
         // The engines count their time from their own start: the limit the answer names is
         // the one the caller set (or the step's budget).
         if let (Some(Limit::Time(_)), Some(timeout)) = (solution.limit(), self.timeout(budget)) {
@@ -74,7 +74,7 @@ impl Given<'_> {
         let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
             && budget.is_some_and(|b| self.options.limits.timeout.is_none_or(|t| b < t))
             && !self.cancelled();
-        Answer { solution, out_of_budget }
+        StepAnswer { solution, out_of_budget }
     }
 
     /// Options for the generic engines: one algorithm, the step's limits.
@@ -102,7 +102,7 @@ pub(crate) fn serves(db: &Database, goal: &Board) -> bool {
 }
 
 /// Runs [`Step::TwentyFour`]: `None` when its tables cannot be had (the plan goes on).
-pub(crate) fn twentyfour<S: Sampler>(given: &Given<'_>, observer: &mut S) -> Option<Answer> {
+pub(crate) fn twentyfour<S: Sampler>(given: &Given<'_>, observer: &mut S) -> Option<StepAnswer> {
     let store = given.solver.store()?;
     let limits = &given.options.limits;
     let tables = match store.twentyfour(given.goal, limits.timeout, limits.cancel.as_deref()) {
@@ -159,11 +159,11 @@ pub(crate) fn pdb<S: Sampler>(
     weight: f64,
     budget: Option<Duration>,
     observer: &mut S,
-) -> Option<Answer> {
+) -> Option<StepAnswer> {
     let db = database(given)?;
     let (board, goal) = (given.board, given.goal);
     if algorithm != SearchAlgorithm::IdaStar {
-        let engine = Engine::new(&db).ok()?;
+        let engine = PdbEngine::new(&db).ok()?;
         let options = given.generic_options(algorithm, weight, budget);
         let s = if db.goal() == goal {
             generic_pdb(&engine, board, goal, &options)
@@ -202,9 +202,9 @@ fn ida<S: Sampler>(
     let s = if threads > 1 {
         relay(observer, limits.cancel.as_ref(), |stop, sink| {
             let limits = Limits { cancel: Some(stop), ..limits.clone() };
-            let sink = |r: pdb_search::Report| match r {
-                pdb_search::Report::Bound(b) => sink(Relayed::Bound(b)),
-                pdb_search::Report::Progress(e, g) => sink(Relayed::Progress(e, g)),
+            let sink = |r: pdb_search::ThreadReport| match r {
+                pdb_search::ThreadReport::Bound(b) => sink(Relayed::Bound(b)),
+                pdb_search::ThreadReport::Progress(e, g) => sink(Relayed::Progress(e, g)),
             };
             pdb_search::solve_ticked(db, board, &limits, threads, tables.dual, &mut (), Some(&sink))
         })
@@ -226,7 +226,7 @@ pub(crate) fn walking_distance(
     algorithm: SearchAlgorithm,
     weight: f64,
     budget: Option<Duration>,
-) -> Option<Answer> {
+) -> Option<StepAnswer> {
     let wd = WalkingDistance::new(given.goal)?;
     let options = given.generic_options(algorithm, weight, budget);
     Some(given.answer(generic_wd(&wd, given.board, given.goal, &options), budget))

@@ -85,7 +85,7 @@ pub(crate) struct Node {
 }
 
 /// The precomputed tables of one database.
-pub(crate) struct Engine<'a> {
+pub(crate) struct PdbEngine<'a> {
     db: &'a Database,
     cells: usize,
     /// For each blank cell and last move (4: none): the moves to try, as (move, cell).
@@ -123,8 +123,8 @@ struct TableRef<'a> {
     k: u8,
 }
 
-impl<'a> Engine<'a> {
-    pub(crate) fn new(db: &'a Database) -> Result<Engine<'a>, SearchError> {
+impl<'a> PdbEngine<'a> {
+    pub(crate) fn new(db: &'a Database) -> Result<PdbEngine<'a>, SearchError> {
         let size = db.size();
         let (w, h) = (size.width(), size.height());
         let cells = w * h;
@@ -203,7 +203,7 @@ impl<'a> Engine<'a> {
                 full_dist[t * 32 + c] = geometry.distance(c, usize::from(goal_pos[t])) as u8;
             }
         }
-        Ok(Engine {
+        Ok(PdbEngine {
             db,
             cells,
             next,
@@ -332,7 +332,7 @@ impl<'a> Engine<'a> {
         h.max(self.dual_side(&mboard, usize::from(self.mcell[blank])))
     }
 
-    /// [`Engine::dual_h`] for one side.
+    /// [`PdbEngine::dual_h`] for one side.
     #[inline]
     fn dual_side(&self, board: &[u8; 32], blank: usize) -> u32 {
         if self.any_zone & (1 << blank) == 0 {
@@ -448,7 +448,7 @@ struct Kid {
 
 /// What one depth-first pass counts and where it stops.
 pub(crate) struct Pass<'e, 'a> {
-    engine: &'e Engine<'a>,
+    engine: &'e PdbEngine<'a>,
     pub(crate) bound: u32,
     /// The smallest bound seen above the threshold.
     pub(crate) next_bound: u32,
@@ -510,15 +510,15 @@ pub(crate) trait Tick {
 
 /// What the threads of a parallel search report, from any of them (the caller relays it to
 /// its watcher on its own thread).
-pub(crate) enum Report {
+pub(crate) enum ThreadReport {
     /// Every path shorter than this has been searched: a proven lower bound.
     Bound(u32),
     /// Expansions and generations so far, in all.
     Progress(u64, u64),
 }
 
-/// Where the threads of a parallel search send their [`Report`]s.
-pub(crate) type Sink<'a> = &'a (dyn Fn(Report) + Sync);
+/// Where the threads of a parallel search send their [`ThreadReport`]s.
+pub(crate) type Sink<'a> = &'a (dyn Fn(ThreadReport) + Sync);
 
 impl Tick for () {}
 
@@ -544,7 +544,7 @@ const CHECK_EVERY: u64 = 1 << 14;
 
 impl<'e, 'a> Pass<'e, 'a> {
     pub(crate) fn new(
-        engine: &'e Engine<'a>,
+        engine: &'e PdbEngine<'a>,
         bound: u32,
         watch: &'e Watch<'e>,
         every: u64,
@@ -600,7 +600,7 @@ impl<'e, 'a> Pass<'e, 'a> {
                     again = true;
                 }
             } else if let Some(sink) = w.sink {
-                sink(Report::Progress(total, made));
+                sink(ThreadReport::Progress(total, made));
             }
         }
         // After a node was shown, the next one is asked about too; a node limit is checked
@@ -811,7 +811,7 @@ pub(crate) fn solve_ticked(
     if board.size() != db.size() {
         return Err(SearchError::Mismatch);
     }
-    let mut engine = Engine::new(db)?;
+    let mut engine = PdbEngine::new(db)?;
     engine.dual = dual;
     let goal = db.goal();
     let parity = Parity::of(board, goal);
@@ -868,7 +868,7 @@ pub(crate) fn solve_ticked(
 /// IDA* on one thread; `proven` ends as the largest bound every path below was searched
 /// within (a lower bound on the answer).
 fn sequential(
-    engine: &Engine<'_>,
+    engine: &PdbEngine<'_>,
     root: &Node,
     watch: &Watch<'_>,
     stats: &mut Stats,

@@ -13,7 +13,7 @@
 use npuzzle_core::{Board, Move, Size};
 
 use crate::relabel::canonical_tiles;
-use crate::tables::Tables;
+use crate::tables::SolverTables;
 
 /// Drops every move that is immediately undone.
 pub(super) fn cancel(moves: &mut Vec<Move>) {
@@ -53,7 +53,7 @@ pub(super) fn optimise(
     start: &Board,
     mut moves: Vec<Move>,
     effort: Effort,
-    tables: &Tables,
+    tables: &SolverTables,
     interrupted: &dyn Fn() -> bool,
 ) -> Vec<Move> {
     let (w, h) = (start.width(), start.height());
@@ -98,7 +98,7 @@ fn window_pass(
     moves: &[Move],
     shape: (usize, usize),
     min_run: usize,
-    tables: &Tables,
+    tables: &SolverTables,
     interrupted: &dyn Fn() -> bool,
 ) -> Option<Vec<Move>> {
     let (w, h) = (start.width(), start.height());
@@ -208,7 +208,7 @@ fn improve(
     after: &Window,
     from: usize,
     to: usize,
-    tables: &Tables,
+    tables: &SolverTables,
 ) -> Option<Candidate> {
     let (sw, sh) = shape;
     let k = sw * sh;

@@ -88,7 +88,7 @@ struct TableRef<'a> {
 }
 
 /// The precomputed tables of one search.
-pub(crate) struct Engine<'a> {
+pub(crate) struct KorfEngine<'a> {
     /// For each blank cell: the legal moves as (move, cell the blank goes to).
     moves: Vec<[(u8, u8); 4]>,
     moves_len: Vec<u8>,
@@ -106,8 +106,8 @@ pub(crate) struct Engine<'a> {
     colex: &'static Colex,
 }
 
-impl<'a> Engine<'a> {
-    pub(crate) fn new(tables: &'a Tables, pruner: &'a Pruner) -> Engine<'a> {
+impl<'a> KorfEngine<'a> {
+    pub(crate) fn new(tables: &'a Tables, pruner: &'a Pruner) -> KorfEngine<'a> {
         let goal = tables.goal();
         let size = goal.size();
         let (w, h) = (size.width(), size.height());
@@ -163,7 +163,7 @@ impl<'a> Engine<'a> {
                 }
             })
             .collect();
-        Engine {
+        KorfEngine {
             moves,
             moves_len,
             dist,
@@ -379,7 +379,7 @@ struct Kid {
 
 /// One depth-first pass to a threshold.
 pub(crate) struct Pass<'e, 'a> {
-    engine: &'e Engine<'a>,
+    engine: &'e KorfEngine<'a>,
     pub(crate) bound: u32,
     /// The smallest bound seen above the threshold.
     pub(crate) next_bound: u32,
@@ -397,7 +397,11 @@ pub(crate) struct Pass<'e, 'a> {
 }
 
 impl<'e, 'a> Pass<'e, 'a> {
-    pub(crate) fn new(engine: &'e Engine<'a>, bound: u32, watch: &'e Watch<'e>) -> Pass<'e, 'a> {
+    pub(crate) fn new(
+        engine: &'e KorfEngine<'a>,
+        bound: u32,
+        watch: &'e Watch<'e>,
+    ) -> Pass<'e, 'a> {
         Pass {
             engine,
             bound,
