@@ -31,7 +31,9 @@
 //! Errors are `{"error": "one line"}`: 400 for bad input (malformed JSON, unknown fields, an
 //! invalid board, a goal of another size, an unknown algorithm), 413 for a body over
 //! [`MAX_BODY_BYTES`], 404 for an unknown path, 405 for a wrong method, and 503 with
-//! `Retry-After` when the solver pool is full. Nothing a client sends causes a 500.
+//! `Retry-After` when the solver pool is full. Requests that are not HTTP/1.1 get the same
+//! shape (with `connection: close`): 400 for a garbage request line or header, 414 for a
+//! target over 65,534 bytes, 431 for a head too large. Nothing a client sends causes a 500.
 //!
 //! Solves run on a bounded pool of blocking threads (see [`pool`]), each under node, time
 //! and memory limits capped by [`Config`]; a client that goes away cancels its solve.
@@ -94,6 +96,7 @@
 
 mod assets;
 mod error;
+mod parse_error;
 pub mod gate;
 pub mod hint;
 pub mod pool;
