@@ -159,6 +159,9 @@ export class Lane {
     this.field("result").hidden = true;
     this.describe(params);
     this.field("bounds").replaceChildren();
+    this.lastBound = null;
+    this.engine = null;
+    this.showPath(null);
     this.chart.reset(board ? "Press Start" : "No board");
   }
 
@@ -197,7 +200,10 @@ export class Lane {
     });
     on("bound", (d) => {
       this.set("bound", String(d.bound));
-      this.field("bounds").append(h("li", { text: `bound ${d.bound} after ${number(d.expanded)} nodes` }));
+      // Each iteration: the bound it searches under, raised from the last one.
+      const text = this.lastBound === null ? `bound ${d.bound} at the start` : `bound ${this.lastBound} → ${d.bound} after ${number(d.expanded)} nodes`;
+      this.lastBound = d.bound;
+      this.field("bounds").append(h("li", { text }));
       this.hooks.event(this, "bound");
     });
     // A node sent just before a pause waits for the next animation frame: draw it first, so
@@ -276,6 +282,7 @@ export class Lane {
       this.showCount(e.n);
       this.shown = { n: e.n, open: e.open, closed: e.closed, h: e.h };
       this.counts(e.open, e.closed);
+      if (this.deepening) this.showPath(e.path ?? null, e.g);
       if (e.soonest) this.drawList(this.field("soonest"), e.soonest);
       if (e.recent) this.drawList(this.field("recent"), e.recent);
       this.chart.add(e.elapsed, this.deepening ? e.g : e.open);
@@ -288,6 +295,27 @@ export class Lane {
       this.set("elapsed", `${s.elapsed.toFixed(1)} s`);
     }
     this.chart.draw();
+  }
+
+  /**
+   * IDDFS and IDA*: the current path, the moves from the start to the node being expanded
+   * (`null`: not known, as at full speed, where the fast engine is seen only in glimpses).
+   */
+  showPath(moves, depth = 0, label = "Current path") {
+    const box = this.field("path");
+    box.previousElementSibling.firstChild.textContent = `${label} `;
+    if (moves === null) {
+      delete this.el.dataset.path;
+      this.set("path-len", depth ? `(depth ${depth})` : "");
+      box.textContent = depth ? "Set a speed to follow the path node by node: at full speed the search is seen only in glimpses." : "–";
+      box.classList.add("unknown");
+      return;
+    }
+    this.el.dataset.path = moves;
+    this.set("path-len", `(${moves.length} move${moves.length === 1 ? "" : "s"})`);
+    box.classList.remove("unknown");
+    box.replaceChildren(...[...moves].map((m, i) => h("span", { class: i === moves.length - 1 ? "last" : null, text: m })));
+    if (!moves) box.textContent = "at the start";
   }
 
   showCount(n) {
@@ -350,6 +378,7 @@ export class Lane {
       const last = this.shown && this.shown.n === record.expanded;
       this.counts(last ? this.shown.open : this.lastStats ? this.lastStats.frontier : record.max_frontier, last ? this.shown.closed : record.expanded);
       this.el.dataset.length = String(record.length);
+      if (this.deepening) this.showPath(record.moves, record.length, "Solution");
       this.state("solved");
       const opt = record.optimal ? "optimal" : "not proven optimal";
       box.append(h("p", {}, h("b", { text: `${number(record.length)} moves` }), `, ${opt}, ${number(record.expanded)} nodes in ${seconds(record.seconds)}`));

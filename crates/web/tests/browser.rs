@@ -1411,7 +1411,20 @@ async fn a_batch_race_exports_csv_and_json(page: &Page) -> Outcome {
     ensure_eq!(rows.len(), 2, "{rows:?}");
     ensure_eq!(rows[0][1], json!("3 / 3"), "{rows:?}");
     let csv = page.js("return document.getElementById('batch-csv-text').textContent;").await?;
-    ensure_eq!(csv.as_str().map(|c| c.lines().count()), Some(7), "a header and 6 rows: {csv}");
+    let csv = csv.as_str().unwrap_or_default();
+    ensure_eq!(csv.lines().count(), 7, "a header and 6 rows: {csv}");
+    let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+    ensure_eq!(header[..3], ["board", "depth", "search"], "{csv}");
+    // Each board is a walk of 12 moves from the goal: A* solves it in at most 12, of even
+    // parity, and the row says the depth.
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap_or(usize::MAX);
+    for row in csv.lines().skip(1).map(|l| l.split(',').collect::<Vec<_>>()) {
+        ensure_eq!(row.get(at("depth")).copied(), Some("12"), "{row:?}");
+        if row.get(at("algorithm")).copied() == Some("astar") {
+            let length: usize = row.get(at("length")).and_then(|l| l.parse().ok()).unwrap_or(99);
+            ensure!(length <= 12 && length % 2 == 0, "{row:?}");
+        }
+    }
     // The downloads are the page's own files (the page's policy lets it fetch none of them).
     let links = page
         .js("return ['batch-csv', 'batch-json'].map(id => document.getElementById(id)).map(a => a.href.startsWith('blob:') && a.hasAttribute('download'));")
