@@ -78,8 +78,11 @@
 //!   **Step** and **Stop**. Each search is drawn in a lane, `#lane-a` and `#lane-b`, whose
 //!   `data-state` is `ready`, `running`, `paused`, `solved`, `stopped` or `failed`; inside
 //!   it, `[data-field=expanded]` carries the count in `data-value`, `[data-field=board]`
-//!   the board being expanded in `data-board`, and `[data-field=message]` a cap's message.
-//!   The race's results are the table `#race-results`, one row per lane.
+//!   the board being expanded in `data-board`, and `[data-field=message]` a cap's message;
+//!   for IDDFS and IDA* the lane's `data-path` holds the moves from the start to the node
+//!   drawn (when the stream knows them; once solved, the solution). The race's results are
+//!   the table `#race-results`, one row per lane (search, moves, optimal, nodes, time,
+//!   engine), the winner's with class `winner`.
 //!
 //! # Example
 //! ```
