@@ -6,7 +6,7 @@
 
 import * as puzzle from "./puzzle.js";
 import * as names from "./names.js";
-import { h, number, short, seconds } from "./helpers.js";
+import { h, number, plural, short, seconds } from "./helpers.js";
 import { controls, Transport } from "./transport.js";
 
 /** Draws a board into `el` as a small grid of cells coloured by their goal row. */
@@ -312,10 +312,11 @@ export class Lane {
       return;
     }
     this.el.dataset.path = moves;
-    this.set("path-len", `(${moves.length} move${moves.length === 1 ? "" : "s"})`);
-    box.classList.remove("unknown");
+    // The Path counter counts the boards on the stack, the start included: one more.
+    this.set("path-len", moves ? `(${plural(moves.length, "move")}, ${moves.length + 1} boards)` : "");
+    box.classList.toggle("unknown", !moves);
     box.replaceChildren(...[...moves].map((m, i) => h("span", { class: i === moves.length - 1 ? "last" : null, text: m })));
-    if (!moves) box.textContent = "at the start";
+    if (!moves) box.textContent = "At the start: no move yet.";
   }
 
   showCount(n) {

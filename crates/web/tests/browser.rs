@@ -1465,6 +1465,24 @@ async fn screenshots(page: &Page, dir: &Path) -> Outcome {
         page.js("window.scrollTo(0, 0);").await?;
         page.screenshot(&dir.join(format!("search-idastar-{tag}.png"))).await?;
         page.click("s-stop").await?;
+        // Paced, IDA* shows its current path at every node.
+        page.search_setup(HARD_3X3, "idastar", "manhattan", 5).await?;
+        page.click("s-start").await?;
+        page.wait(
+            "a deep node",
+            "(document.getElementById('lane-a').dataset.path || '').length >= 9",
+            30,
+        )
+        .await?;
+        page.click("s-pause").await?;
+        page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+            .await?;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("idastar-path-{tag}.png"))).await?;
+        page.js("document.querySelector('#lane-a .path-box').scrollIntoView({block: 'center'});")
+            .await?;
+        page.screenshot(&dir.join(format!("idastar-path-box-{tag}.png"))).await?;
+        page.click("s-stop").await?;
         page.search_setup("8 6 7/2 5 4/3 0 1", "astar", "manhattan", 12).await?;
         page.click("s-mode-race").await?;
         page.client.find(Locator::Id("s-algorithm-b")).await?.select_by_value("greedy").await?;
@@ -1473,6 +1491,9 @@ async fn screenshots(page: &Page, dir: &Path) -> Outcome {
             .await?;
         page.js("window.scrollTo(0, 0);").await?;
         page.screenshot(&dir.join(format!("race-{tag}.png"))).await?;
+        page.js("document.getElementById('race-results').scrollIntoView({block: 'center'});")
+            .await?;
+        page.screenshot(&dir.join(format!("race-table-{tag}.png"))).await?;
         page.click("s-mode-watch").await?;
         if only_search {
             continue;
