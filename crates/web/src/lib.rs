@@ -99,9 +99,9 @@
 
 mod assets;
 mod error;
-mod parse_error;
 pub mod gate;
 pub mod hint;
+mod parse_error;
 pub mod pool;
 pub mod priority;
 mod scramble;

@@ -972,7 +972,8 @@ async fn ida_star_and_iddfs_stream_their_current_path_at_every_node() {
             // Depth first: each node hangs from a node of the path before it.
             if let Some(before) = &previous {
                 assert!(
-                    path.len() <= before.len() + 1 && path[..path.len() - 1] == before[..path.len() - 1],
+                    path.len() <= before.len() + 1
+                        && path[..path.len() - 1] == before[..path.len() - 1],
                     "{algorithm}: {before} then {path}"
                 );
             } else {

@@ -302,6 +302,19 @@ async fn shows_a_board_of_labelled_tile_buttons(page: &Page) -> Outcome {
     Ok(())
 }
 
+async fn the_page_weighs_under_200_kb(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    // What the browser fetched for the first view: the document and every file it loaded.
+    let loaded = page
+        .js("const all = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+             return [all.length, all.reduce((n, e) => n + e.decodedBodySize, 0)];")
+        .await?;
+    let (files, bytes) = (loaded[0].as_u64().unwrap_or(0), loaded[1].as_u64().unwrap_or(0));
+    ensure!(files >= 10 && bytes > 50_000, "too little was measured: {loaded}");
+    ensure!(bytes < 200 * 1024, "the page weighs {bytes} bytes in {files} files");
+    Ok(())
+}
+
 async fn clicking_tiles_slides_one_or_a_run(page: &Page) -> Outcome {
     page.open("#board=1,2,3/4,0,6/7,5,8&picture=numbers").await?;
     page.click_tile(6).await?;
@@ -1298,7 +1311,10 @@ async fn ida_star_charts_its_path_and_lists_its_bounds(page: &Page) -> Outcome {
         "{bounds:?}"
     );
     ensure!(
-        bounds.last().and_then(Value::as_str).is_some_and(|b| b.starts_with("bound 29 → 31 after ")),
+        bounds
+            .last()
+            .and_then(Value::as_str)
+            .is_some_and(|b| b.starts_with("bound 29 → 31 after ")),
         "{bounds:?}"
     );
     // The path box ends on the solution.
@@ -1332,7 +1348,8 @@ async fn ida_star_and_iddfs_show_the_current_path_node_by_node(page: &Page) -> O
         let mut depths = Vec::new();
         for step in 0..6 {
             if step > 0 {
-                let before = page.js("return document.getElementById('lane-a').dataset.expanded;").await?;
+                let before =
+                    page.js("return document.getElementById('lane-a').dataset.expanded;").await?;
                 page.click("s-step").await?;
                 page.wait(
                     "the next node",
@@ -1346,12 +1363,23 @@ async fn ida_star_and_iddfs_show_the_current_path_node_by_node(page: &Page) -> O
                 .js("const l = document.getElementById('lane-a'); return [l.dataset.path, l.querySelector('[data-field=board]').dataset.board, l.querySelector('[data-field=g]').textContent, [...l.querySelectorAll('[data-field=path] span')].map(s => s.textContent).join('')];")
                 .await?;
             let path = shown[0].as_str().ok_or("no data-path")?;
-            ensure_eq!(walked(HARD_3X3, path)?, shown[1].as_str().unwrap_or_default(), "{algorithm}: {shown}");
-            ensure_eq!(path.len().to_string(), shown[2].as_str().unwrap_or_default(), "{algorithm}: {shown}");
+            ensure_eq!(
+                walked(HARD_3X3, path)?,
+                shown[1].as_str().unwrap_or_default(),
+                "{algorithm}: {shown}"
+            );
+            ensure_eq!(
+                path.len().to_string(),
+                shown[2].as_str().unwrap_or_default(),
+                "{algorithm}: {shown}"
+            );
             ensure_eq!(shown[3].as_str(), Some(path), "the moves drawn");
             depths.push(path.len());
         }
-        ensure!(depths.windows(2).any(|w| w[0] != w[1]), "{algorithm}: the path never moved: {depths:?}");
+        ensure!(
+            depths.windows(2).any(|w| w[0] != w[1]),
+            "{algorithm}: the path never moved: {depths:?}"
+        );
         // The bound the search works under is listed from the start.
         let bounds = page.js("return [...document.querySelectorAll('#lane-a [data-field=bounds] li')].map(l => l.textContent);").await?;
         ensure!(bounds[0].as_str().is_some_and(|b| b.ends_with("at the start")), "{bounds}");
@@ -1631,6 +1659,7 @@ async fn the_page_plays_in_chromium() {
     let only = std::env::var("NPUZZLE_SCENARIO").ok();
     for (name, scenario) in scenarios![
         shows_a_board_of_labelled_tile_buttons,
+        the_page_weighs_under_200_kb,
         clicking_tiles_slides_one_or_a_run,
         a_swipe_slides_a_tile,
         arrow_keys_move_tiles_and_undo_restores,
