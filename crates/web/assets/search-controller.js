@@ -280,6 +280,8 @@ export class SearchController {
       cells.forEach((text, i) => tr.append(h(i === 0 ? "th" : "td", { scope: i === 0 ? "row" : null, text })));
       body.append(tr);
     }
+    const engines = new Set(lanes.map(engineOf));
+    $("race-note").textContent = engines.size > 1 ? "different engines: compare nodes and moves, not times" : "";
     $("race-results").hidden = false;
   }
 

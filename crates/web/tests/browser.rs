@@ -868,6 +868,8 @@ async fn the_race_table_names_engines_times_and_the_winner(page: &Page) -> Outco
     // A* at full speed runs on the fast engine, greedy on the generic one: the table says so.
     ensure_eq!(rows[0][6], json!("fast engine"), "{rows:?}");
     ensure_eq!(rows[1][6], json!("generic (every node)"), "{rows:?}");
+    let note = page.js("return document.getElementById('race-note').textContent;").await?;
+    ensure!(note.as_str().is_some_and(|n| n.contains("not times")), "{note}");
     for row in &rows {
         let time = row[5].as_str().unwrap_or_default();
         ensure!(
