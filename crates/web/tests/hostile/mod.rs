@@ -217,6 +217,14 @@ async fn requests_that_are_not_http_were_answered_with_an_empty_body() {
         let value: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
         assert!(value["error"].as_str().is_some_and(|e| !e.is_empty()), "{shown}: {body:?}");
     }
+    // Pipelined after a good request, on the same connection: the answer to each.
+    let (status, _, rest) =
+        raw(addr, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nHELLO THERE\r\n\r\n").await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let second = rest.split_once("HTTP/1.1 ").map(|(_, s)| s).unwrap_or_default();
+    assert!(second.starts_with("400 Bad Request"), "{rest}");
+    assert!(second.to_ascii_lowercase().contains("content-type: application/json"), "{rest}");
+    assert!(second.ends_with("\"}"), "{rest}");
     // The app's own answers pass unchanged, on the same wrapped connections.
     let (status, content_type, body) =
         raw(addr, b"GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
