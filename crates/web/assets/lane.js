@@ -201,7 +201,7 @@ export class Lane {
     on("bound", (d) => {
       this.set("bound", String(d.bound));
       // Each iteration: the bound it searches under, raised from the last one.
-      const text = this.lastBound === null ? `bound ${d.bound} at the start` : `bound ${this.lastBound} → ${d.bound} after ${number(d.expanded)} nodes`;
+      const text = this.lastBound === null ? `bound ${d.bound} at the start` : `bound ${this.lastBound} → ${d.bound} after ${plural(d.expanded, "node")}`;
       this.lastBound = d.bound;
       this.field("bounds").append(h("li", { text }));
       this.hooks.event(this, "bound");
