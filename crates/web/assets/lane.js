@@ -38,13 +38,20 @@ class Chart {
   constructor(canvas) {
     this.canvas = canvas;
     this.points = [];
+    this.marks = [];
     this.empty = "No nodes yet";
   }
 
   reset(empty) {
     this.points = [];
+    this.marks = [];
     this.empty = empty;
     this.draw();
+  }
+
+  /** A labelled moment on the time axis: an iteration's new bound. */
+  mark(t, label) {
+    this.marks.push([t, label]);
   }
 
   add(t, v) {
@@ -93,6 +100,20 @@ class Chart {
     g.lineTo(x(pts[0][0]), cssH - 4);
     g.fillStyle = "rgba(124, 196, 255, 0.12)";
     g.fill();
+    // Each bound increase: a dashed line where the next iteration starts, with its bound.
+    g.strokeStyle = "rgba(255, 180, 84, 0.6)";
+    g.fillStyle = "#ffb454";
+    g.lineWidth = 1;
+    g.setLineDash([3, 3]);
+    g.textAlign = "left";
+    for (const [t, label] of this.marks.filter(([t]) => t <= maxT)) {
+      g.beginPath();
+      g.moveTo(Math.round(x(t)) + 0.5, 16);
+      g.lineTo(Math.round(x(t)) + 0.5, cssH - 4);
+      g.stroke();
+      g.fillText(label, Math.round(x(t)) + 3, 24);
+    }
+    g.setLineDash([]);
   }
 }
 
@@ -160,6 +181,7 @@ export class Lane {
     this.describe(params);
     this.field("bounds").replaceChildren();
     this.lastBound = null;
+    this.lastElapsed = null;
     this.engine = null;
     this.showPath(null);
     this.chart.reset(board ? "Press Start" : "No board");
@@ -192,7 +214,10 @@ export class Lane {
       this.engine = d.engine;
       this.state("running");
     });
-    on("expand", (d) => this.queue({ expand: d }));
+    on("expand", (d) => {
+      this.lastElapsed = d.elapsed;
+      this.queue({ expand: d });
+    });
     on("stats", (d) => {
       this.lastStats = d;
       if (!this.deepening) this.chart.add(d.elapsed, d.frontier);
@@ -202,6 +227,8 @@ export class Lane {
       this.set("bound", String(d.bound));
       // Each iteration: the bound it searches under, raised from the last one.
       const text = this.lastBound === null ? `bound ${d.bound} at the start` : `bound ${this.lastBound} → ${d.bound} after ${plural(d.expanded, "node")}`;
+      // The chart's clock is the nodes' `elapsed`: the bound starts after the last node seen.
+      if (this.lastBound !== null) this.chart.mark(this.lastElapsed ?? 0, String(d.bound));
       this.lastBound = d.bound;
       this.field("bounds").append(h("li", { text }));
       this.hooks.event(this, "bound");
