@@ -17,7 +17,6 @@ pub fn search_memory(max_memory: usize, threads: usize) -> usize {
     (max_memory.saturating_sub(held) / threads.max(1)).max(1 << 20)
 }
 
-
 /// Makes the C allocator give freed search memory back to the system at once.
 ///
 /// glibc serves a large allocation with its own mapping, returned to the system when freed,

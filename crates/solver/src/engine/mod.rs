@@ -1,6 +1,6 @@
-//! The engines: each runs one kind of search on the boards it takes. [`crate::plan`] (and,
-//! for the tables a [`Solver`](crate::Solver) holds, its route) decides which one answers a
-//! request; the engines themselves never choose.
+//! The engines: each runs one kind of search on the boards it takes. The plan
+//! ([`crate::plan_for`], with the tables a [`Solver`](crate::Solver) holds or can get)
+//! decides which one answers a request; the engines themselves never choose.
 //!
 //! | engine ([`Engine`]) | boards | optimal | `auto` picks it |
 //! |---|---|---|---|

@@ -24,9 +24,8 @@
 //! # Events, in order
 //! - `start`: `{"id", "board", "goal", "width", "height", "algorithm", "heuristic", "weight",
 //!   "pace", "max_nodes", "max_seconds", "max_memory_mib", "engine"}`. The `id` names the
-//!   stream in control requests; `algorithm` is the one searched (`auto` is `idastar` up to
-//!   4x4); `engine` is `fast` (sampled, on the engines `/api/solve` runs) or `generic`
-//!   (every node, on the generic searches).
+//!   stream in control requests; `engine` is `fast` (sampled, on the engines `/api/solve`
+//!   runs) or `generic` (every node, on the generic searches).
 //! - `expand`: a node about to be expanded: `{"n", "board", "g", "h", "f", "open",
 //!   "closed", "skipped", "elapsed", "soonest", "recent"}`. `n` counts expansions from 1; `open` and
 //!   `closed` are the list sizes the search reports (see `npuzzle_search::Expand`);
@@ -252,7 +251,7 @@ pub async fn handler(
     lock(&state.streams.sessions).insert(id.clone(), Arc::clone(&session));
     slot.id = Some(id.clone());
 
-    let fast = fast_path(&mut task, &session);
+    let fast = fast_path(&state.solver, &task, &session);
     let (tx, rx) = mpsc::channel(CHANNEL);
     let start = json!({
         "id": id,
@@ -355,7 +354,12 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         recent: VecDeque::with_capacity(SHOWN + 1),
         path: Vec::new(),
         path_known: false,
-        deepening: matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs),
+        // The solver watches `auto` as IDA* on boards of up to 16 cells.
+        deepening: match task.options.algorithm {
+            Algorithm::IdaStar | Algorithm::Iddfs => true,
+            Algorithm::Auto => task.board.tiles().len() <= 16,
+            _ => false,
+        },
         out_of_time: false,
         gone: false,
     };
@@ -406,21 +410,15 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
 }
 
 /// Whether the search runs on the solver's fast engines, sampled (see the module's docs):
-/// when it starts at full speed on a board of at most 4x4 with an algorithm a packed engine
-/// runs (`auto` is IDA*, as the solver watches it node by node).
-fn fast_path(task: &mut Task, session: &Session) -> bool {
+/// when it starts at full speed and the solver's plan for it starts with a step that shows
+/// nodes (the solver watches `auto` as IDA* on boards of up to 16 cells, the optimal search a
+/// teacher shows).
+fn fast_path(solver: &Solver, task: &Task, session: &Session) -> bool {
     if session.interval().is_some() {
         return false;
     }
-    // The visualizer's `auto` is IDA*, the optimal search a teacher shows on these boards.
-    if task.options.algorithm == Algorithm::Auto
-        && task.board.width() <= 4
-        && task.board.height() <= 4
-    {
-        task.options.algorithm = Algorithm::IdaStar;
-    }
     // Which engine can show what is the solver's to say.
-    Solver::samples_nodes(task.board.size(), &task.options)
+    solver.shows_nodes(&Request::new(&task.board, &task.goal, &task.options))
 }
 
 /// "BFS stopped at 1,000,000 nodes: try A* with linear conflict", for a search a server cap
