@@ -946,7 +946,8 @@ fn walked(start: &str, path: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ida_star_and_iddfs_stream_their_current_path_at_every_node() {
     let state = state();
-    for algorithm in ["idastar", "iddfs"] {
+    // `auto` is watched as IDA* on a 3x3.
+    for algorithm in ["idastar", "iddfs", "auto"] {
         // Paced: the generic engine, every node sent.
         let q = query(
             HARD_3X3,
