@@ -999,6 +999,13 @@ async fn a_fast_stream_sends_a_path_only_where_it_is_known() {
             assert_eq!(walked(HARD_3X3, path), data["board"], "{data}");
         }
     }
+    // `auto`, watched as IDA*, lists its bounds at full speed too.
+    let q = query(HARD_3X3, "algorithm=auto&heuristic=manhattan");
+    let events = Events::open(&state, &q).await.all().await;
+    let bounds: Vec<&Value> =
+        events.iter().filter(|(n, _)| n == "bound").map(|(_, d)| &d["bound"]).collect();
+    assert_eq!(bounds.first(), Some(&&json!(21)), "{bounds:?}");
+    assert_eq!(bounds.last(), Some(&&json!(31)), "{bounds:?}");
     // A search with no path to show sends none, and says which engine it runs on.
     let q = query(HARD_3X3, "algorithm=greedy&heuristic=manhattan");
     let events = Events::open(&state, &q).await.all().await;

@@ -326,9 +326,15 @@ struct Stream<'g> {
 fn run(solver: &Solver, task: Task, stream: Stream) {
     let Stream { session, tx, searching, gate, fast } = stream;
     let now = Instant::now();
+    // The solver watches `auto` as IDA* on boards of up to 16 cells.
+    let deepening = match task.options.algorithm {
+        Algorithm::IdaStar | Algorithm::Iddfs => true,
+        Algorithm::Auto => task.board.tiles().len() <= 16,
+        _ => false,
+    };
     // The generic engines report bounds for IDA* and IDDFS only; the fast A* and BFS report
     // their f layers and depths too, which the page does not show.
-    let bounds = !fast || matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
+    let bounds = !fast || deepening;
     let mut watcher = StreamWatcher {
         turn: Turn::new(gate, &session.cancel),
         fast,
@@ -354,12 +360,7 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         recent: VecDeque::with_capacity(SHOWN + 1),
         path: Vec::new(),
         path_known: false,
-        // The solver watches `auto` as IDA* on boards of up to 16 cells.
-        deepening: match task.options.algorithm {
-            Algorithm::IdaStar | Algorithm::Iddfs => true,
-            Algorithm::Auto => task.board.tiles().len() <= 16,
-            _ => false,
-        },
+        deepening,
         out_of_time: false,
         gone: false,
     };
