@@ -23,15 +23,20 @@
 //!
 //! # Events, in order
 //! - `start`: `{"id", "board", "goal", "width", "height", "algorithm", "heuristic", "weight",
-//!   "pace", "max_nodes", "max_seconds", "max_memory_mib"}`. The `id` names the stream in
-//!   control requests.
+//!   "pace", "max_nodes", "max_seconds", "max_memory_mib", "engine"}`. The `id` names the
+//!   stream in control requests; `engine` is `fast` (sampled, on the engines `/api/solve`
+//!   runs) or `generic` (every node, on the generic searches).
 //! - `expand`: a node about to be expanded: `{"n", "board", "g", "h", "f", "open",
 //!   "closed", "skipped", "elapsed", "soonest", "recent"}`. `n` counts expansions from 1; `open` and
 //!   `closed` are the list sizes the search reports (see `npuzzle_search::Expand`);
 //!   `skipped` is how many expansions since the previous `expand` event were not sent (0
 //!   when paced); `soonest` lists the open list's best few (`{"board", "g", "h", "f"}`, the
 //!   next to be expanded first; empty for IDDFS and IDA*, which keep no open list) and
-//!   `recent` the last few expanded before this one, newest first. When paced faster than
+//!   `recent` the last few expanded before this one, newest first. For IDDFS and IDA*,
+//!   `path` is the current path: the moves from the start to this node (tile directions,
+//!   `RRDLU...`, as many as `g`), absent where the stream does not know it (a fast search,
+//!   seen in glimpses, knows it only from an iteration's start seen node after node: pace
+//!   the search to see it at every node). When paced faster than
 //!   about 30 nodes a second, only events at least [`FRAME`] apart carry the two lists
 //!   (they are most of the bytes, and no screen draws faster). At full speed, the last
 //!   node expanded is sent after the search ends if its frame was skipped, without
@@ -246,6 +251,7 @@ pub async fn handler(
     lock(&state.streams.sessions).insert(id.clone(), Arc::clone(&session));
     slot.id = Some(id.clone());
 
+    let fast = fast_path(&state.solver, &task, &session);
     let (tx, rx) = mpsc::channel(CHANNEL);
     let start = json!({
         "id": id,
@@ -260,6 +266,7 @@ pub async fn handler(
         "max_nodes": max_nodes,
         "max_seconds": searching.as_secs_f64(),
         "max_memory_mib": config.stream_memory >> 20,
+        "engine": if fast { "fast" } else { "generic" },
     });
     // The channel is empty: this cannot fail.
     let _ = tx.try_send(event("start", &start));
@@ -270,7 +277,7 @@ pub async fn handler(
         let _slot = slot;
         crate::priority::lower_this_thread();
         let gate = &streams.gate;
-        run(&solver, task, Stream { session: thread_session, tx, searching, gate });
+        run(&solver, task, Stream { session: thread_session, tx, searching, gate, fast });
     });
     if spawned.is_err() {
         // The slot went with the closure; the session is forgotten with it.
@@ -311,16 +318,23 @@ struct Stream<'g> {
     tx: mpsc::Sender<Event>,
     searching: Duration,
     gate: &'g Gate,
+    /// Whether the search runs on the fast engines, sampled ([`fast_path`]).
+    fast: bool,
 }
 
 /// Runs the search on this thread and sends its events, the last being `done`.
 fn run(solver: &Solver, task: Task, stream: Stream) {
-    let Stream { session, tx, searching, gate } = stream;
+    let Stream { session, tx, searching, gate, fast } = stream;
     let now = Instant::now();
-    let fast = fast_path(solver, &task, &session);
+    // The solver watches `auto` as IDA* on boards of up to 16 cells.
+    let deepening = match task.options.algorithm {
+        Algorithm::IdaStar | Algorithm::Iddfs => true,
+        Algorithm::Auto => task.board.tiles().len() <= 16,
+        _ => false,
+    };
     // The generic engines report bounds for IDA* and IDDFS only; the fast A* and BFS report
     // their f layers and depths too, which the page does not show.
-    let bounds = !fast || matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
+    let bounds = !fast || deepening;
     let mut watcher = StreamWatcher {
         turn: Turn::new(gate, &session.cancel),
         fast,
@@ -344,6 +358,9 @@ fn run(solver: &Solver, task: Task, stream: Stream) {
         closed: 0,
         skipped: 0,
         recent: VecDeque::with_capacity(SHOWN + 1),
+        path: Vec::new(),
+        path_known: false,
+        deepening,
         out_of_time: false,
         gone: false,
     };
