@@ -80,7 +80,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use npuzzle_solver::{Algorithm, Limit, Reason, Record, Request, Solution, Solver, thousands};
+use npuzzle_solver::{
+    Algorithm, Limit, Nodes, Reason, Record, Request, Solution, Solver, thousands,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -326,12 +328,14 @@ struct Stream<'g> {
 fn run(solver: &Solver, task: Task, stream: Stream) {
     let Stream { session, tx, searching, gate, fast } = stream;
     let now = Instant::now();
-    // The solver watches `auto` as IDA* on boards of up to 16 cells.
-    let deepening = match task.options.algorithm {
-        Algorithm::IdaStar | Algorithm::Iddfs => true,
-        Algorithm::Auto => task.board.tiles().len() <= 16,
-        _ => false,
-    };
+    // What the solver's plan runs first (it watches `auto` as IDA* on boards of up to 16
+    // cells): the deepening searches have bounds to show.
+    let nodes = if fast { Nodes::Sampled } else { Nodes::Every };
+    let deepening = solver.plan(&task.goal, &task.options, nodes).is_ok_and(|p| {
+        p.steps
+            .first()
+            .is_some_and(|s| matches!(s.labels().0, Algorithm::IdaStar | Algorithm::Iddfs))
+    });
     // The generic engines report bounds for IDA* and IDDFS only; the fast A* and BFS report
     // their f layers and depths too, which the page does not show.
     let bounds = !fast || deepening;
