@@ -17,6 +17,7 @@ pub(crate) mod boards;
 pub mod exact;
 pub(crate) mod general;
 pub(crate) mod generic;
+pub(crate) mod lookup;
 pub mod near;
 pub(crate) mod packed;
 pub mod pdb_search;

@@ -43,6 +43,7 @@ use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
 
+use crate::engine::lookup::{Entries, moved};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::rank::{Suffixes, subset_rank};
 use crate::heuristic::pdb::{Database, Encoding, Geometry, index_of};
@@ -116,8 +117,7 @@ pub(crate) struct PdbEngine<'a> {
 }
 
 struct TableRef<'a> {
-    bytes: &'a [u8],
-    nibble: bool,
+    entries: Entries<'a>,
     orders: u32,
     /// Tiles in the group.
     k: u8,
@@ -182,8 +182,10 @@ impl<'a> PdbEngine<'a> {
             .map(|t| {
                 let info = &db.tables()[t];
                 TableRef {
-                    bytes: db.table_bytes(t),
-                    nibble: info.encoding == Encoding::Nibble,
+                    entries: Entries {
+                        bytes: db.table_bytes(t),
+                        nibble: info.encoding == Encoding::Nibble,
+                    },
                     orders: info.orders as u32,
                     k: info.tiles.len() as u8,
                 }
@@ -364,12 +366,7 @@ impl<'a> PdbEngine<'a> {
 
     #[inline(always)]
     fn lookup(&self, t: usize, index: u64) -> u8 {
-        let table = &self.tables[t];
-        if table.nibble {
-            (table.bytes[(index >> 1) as usize] >> ((index & 1) << 2)) & 15
-        } else {
-            table.bytes[index as usize]
-        }
+        self.tables[t].entries.get(index)
     }
 
     /// Moves the tile of group `g` (state `group`) from cell `from` to cell `to`: the new
@@ -386,10 +383,8 @@ impl<'a> PdbEngine<'a> {
     #[inline(always)]
     fn locate(&self, gi: usize, group: Group, from: u32, to: u32) -> (Group, u64) {
         let table = &self.tables[gi];
-        let mask = group.mask ^ (1 << from) ^ (1 << to);
-        let i = (group.mask & ((1 << from) - 1)).count_ones();
-        let j = (mask & ((1 << to) - 1)).count_ones();
-        let order = self.suffixes.shift(usize::from(table.k), i as usize, j as usize, group.order);
+        let (mask, i, j) = moved(group.mask, from, to);
+        let order = self.suffixes.shift(usize::from(table.k), i, j, group.order);
         let index = u64::from(subset_rank(mask)) * u64::from(table.orders) + u64::from(order);
         (Group { mask, order, value: 0 }, index)
     }
@@ -397,25 +392,7 @@ impl<'a> PdbEngine<'a> {
     /// Asks for the cache line of entry `index` of table `t` (a hint; never faults).
     #[inline(always)]
     fn prefetch(&self, t: usize, index: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let table = &self.tables[t];
-            let byte = if table.nibble { index >> 1 } else { index } as usize;
-            if let Some(p) = table.bytes.get(byte) {
-                // SAFETY: `_mm_prefetch` is unsafe only because it is a `target_feature(sse)`
-                // function; SSE is part of the x86_64 baseline, and a prefetch is a hint that
-                // never faults, here on a pointer into the table anyway. Measured on Korf's 100
-                // with 7-8 (CPU seconds, busy machine): 0.77 s without, 0.72 s with.
-                #[expect(unsafe_code, reason = "a cache hint; see the SAFETY note")]
-                unsafe {
-                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                        std::ptr::from_ref(p).cast::<i8>(),
-                    );
-                }
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (t, index);
+        self.tables[t].entries.prefetch(index);
     }
 }
 
