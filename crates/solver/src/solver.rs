@@ -336,8 +336,7 @@ impl Solver {
             // the plan looks at this for that heuristic alone.
             walking_distance: options.heuristic == Heuristic::WalkingDistance
                 && goal.tiles().len() <= 32
-                && goal.width().max(goal.height())
-                    <= crate::heuristic::walking_distance::MAX_SIDE,
+                && goal.width().max(goal.height()) <= crate::heuristic::walking_distance::MAX_SIDE,
         }
     }
 
