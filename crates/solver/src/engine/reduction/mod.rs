@@ -405,3 +405,56 @@ mod tests {
         assert!(matches!(solve(&b, &other), Err(ReductionError::SizeMismatch { .. })));
     }
 }
+#[cfg(test)]
+mod probe {
+    use super::*;
+    use npuzzle_core::{Goal, Scrambler};
+    #[test]
+    #[ignore]
+    fn probe_costs() {
+        let goal = Goal::BlankLast.board(Size::square(32).unwrap()).unwrap();
+        let tables = Arc::new(Tables::default());
+        let info = Arc::new(GoalInfo::new(&goal, Arc::clone(&tables)));
+        for costs in [(1, 2), (1, 4), (1, 6), (1, 10), (1, 20), (1, 31), (2, 31)] {
+            let mut rs = Vec::new();
+            let t = Instant::now();
+            for seed in 0..6 {
+                let board = Scrambler::new(seed).solvable(&goal);
+                let lb = manhattan_lower_bound(&board, &goal) as f64;
+                let mut rng = SplitMix::new(0);
+                let raw = reduce::reduce(&board, &info, Strategy { costs, ..Strategy::PLAIN }, &mut rng, &|| false).unwrap();
+                rs.push(raw.len() as f64 / lb);
+            }
+            rs.sort_by(f64::total_cmp);
+            eprintln!("costs {costs:?}: median {:.3} time {:?}", (rs[2] + rs[3]) / 2.0, t.elapsed());
+        }
+    }
+    #[test]
+    #[ignore]
+    fn probe_phases() {
+        let goal = Goal::BlankLast.board(Size::square(std::env::var("PN").map_or(32, |s| s.parse().unwrap())).unwrap()).unwrap();
+        let tables = Arc::new(Tables::default());
+        let info = Arc::new(GoalInfo::new(&goal, Arc::clone(&tables)));
+        for seed in 0..1 {
+            let board = Scrambler::new(seed).solvable(&goal);
+            let lb = manhattan_lower_bound(&board, &goal) as f64;
+            let mut rng = SplitMix::new(0);
+            let t = Instant::now();
+            let _ = grid::probe::take();
+            let raw = reduce::reduce(&board, &info, Strategy::PLAIN, &mut rng, &|| false).unwrap();
+            let c = grid::probe::take();
+            let e = grid::probe::take_exp();
+            eprintln!("expanded {e:?}");
+            let names = ["fetch", "between", "tile", "search", "pair", "finish"];
+            for (i, n) in names.iter().enumerate() {
+                eprintln!("  {n:8} closer {:7} away {:7}  (away/MD {:.3})", c[i][0], c[i][1], c[i][1] as f64 / lb);
+            }
+            let t1 = t.elapsed();
+            let light = peephole::optimise(&board, raw.clone(), Effort::LIGHT, &tables, &|| false);
+            let t2 = t.elapsed();
+            let heavy = peephole::optimise(&board, raw.clone(), Effort::HEAVY, &tables, &|| false);
+            let t3 = t.elapsed();
+            eprintln!("seed {seed}: raw {:.3} light {:.3} heavy {:.3}  times {:?} {:?} {:?}", raw.len() as f64 / lb, light.len() as f64 / lb, heavy.len() as f64 / lb, t1, t2-t1, t3-t2);
+        }
+    }
+}

@@ -240,7 +240,11 @@ impl Reducer {
                 hi -= 1;
             }
         }
+        #[cfg(test)]
+        super::grid::probe::set(4);
         self.place_pair(s, &line, lo, inward, rng)?;
+        #[cfg(test)]
+        super::grid::probe::set(0);
         for &c in &line {
             self.grid.locked[c] = true;
         }
@@ -419,7 +423,11 @@ pub(super) fn reduce(
         let ties = if strategy.random_ties { Some(&mut *rng) } else { None };
         r.peel(&mut s, side, fill, ties)?;
     }
+    #[cfg(test)]
+    super::grid::probe::set(5);
     r.finish()?;
+    #[cfg(test)]
+    super::grid::probe::set(0);
     Ok(r.grid.moves)
 }
 
