@@ -54,7 +54,7 @@ impl Strategy {
         random_sides: false,
         fill: Some(Fill::Cheapest),
         random_ties: false,
-        costs: (1, 6),
+        costs: (1, 10),
         big_finish: false,
     };
 }
@@ -240,11 +240,7 @@ impl Reducer {
                 hi -= 1;
             }
         }
-        #[cfg(test)]
-        super::grid::probe::set(4);
         self.place_pair(s, &line, lo, inward, rng)?;
-        #[cfg(test)]
-        super::grid::probe::set(0);
         for &c in &line {
             self.grid.locked[c] = true;
         }
@@ -423,11 +419,7 @@ pub(super) fn reduce(
         let ties = if strategy.random_ties { Some(&mut *rng) } else { None };
         r.peel(&mut s, side, fill, ties)?;
     }
-    #[cfg(test)]
-    super::grid::probe::set(5);
     r.finish()?;
-    #[cfg(test)]
-    super::grid::probe::set(0);
     Ok(r.grid.moves)
 }
 
