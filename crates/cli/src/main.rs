@@ -28,6 +28,7 @@
 
 mod advice;
 mod args;
+mod batch;
 mod cmd;
 mod input;
 mod interrupt;

@@ -1,5 +1,21 @@
 //! Keeping `--max-memory` true for the whole process: the searches count what they store,
-//! and this module makes sure that what they free goes back to the system.
+//! this module shares the limit out between them and makes sure that what they free goes
+//! back to the system.
+
+use crate::stdio;
+
+/// What the solver's tables may take besides the searches: they are built on first use and
+/// kept (about 16 MB for every 4x4 goal, 3 MB for 3x3).
+const TABLE_RESERVE: usize = 20 << 20;
+
+/// The memory each of `threads` searches may use so that the whole process stays within
+/// `max_memory`: what is left after what the process holds now (the program, the input) and
+/// the solver's tables, shared out. Never below 1 MiB, so a tiny limit still stops a
+/// search at once with a memory limit rather than refusing it.
+pub fn search_memory(max_memory: usize, threads: usize) -> usize {
+    let held = stdio::resident_bytes().unwrap_or(0) + TABLE_RESERVE;
+    (max_memory.saturating_sub(held) / threads.max(1)).max(1 << 20)
+}
 
 /// Makes the C allocator give freed search memory back to the system at once.
 ///

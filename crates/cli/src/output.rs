@@ -6,7 +6,7 @@ use npuzzle_core::{Board, Perspective};
 use npuzzle_solver::{Algorithm, Heuristic, Note, Record, Solution, Status, thousands};
 
 use crate::args::SolveFormat;
-use crate::cmd::solve::Report;
+use crate::batch::Report;
 use crate::input::Origin;
 
 /// Writes reports, one board at a time, flushing after each so that long batches stream.

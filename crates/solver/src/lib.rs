@@ -20,17 +20,22 @@
 //! - [`Solver`]: an immutable value, shareable across threads, that owns the tables it
 //!   builds and its pattern databases ([`heuristic::pdb::Store`]) and answers requests;
 //!   [`solve`] is the easy path through a shared one;
-//! - [`plan`]: the policy, board shape + [`Options`] to the [`Step`]s to try (`auto` is
-//!   written once, there);
+//! - [`plan_for`]: the one place that decides which engine answers: board shape,
+//!   [`Options`], what the solver holds or can get ([`Resources`]: pattern databases, the
+//!   24-puzzle's tables, walking distance) and how much the caller watches, to the [`Step`]s
+//!   to try, with their budgets and fallbacks (`auto` is written once, there;
+//!   [`Solver::plan`] gives a solver's own); one run loop executes them for every entry
+//!   point ([`Solver::solve`], [`Solver::solve_with`] and its watchers);
 //! - [`Solution`]: the answer, with why it is not solved ([`Reason`]) or not proven optimal
 //!   ([`Note`]) as data, for each front end to word its own way;
 //! - [`heuristic`]: Hamming, Manhattan, linear conflict, walking distance and pattern
 //!   databases for any size and goal;
 //! - [`engine::near`]: near-optimal answers with a proven lower bound for boards from 5x5 to about
 //!   10x10 (beam search, then IDA* over sliding windows of the path);
-//! - [`Solver::solve_watched`] runs a request node by node for an observer, and
-//!   [`Solver::solve_observed`] reports bounds and progress from the fast engines, and
-//!   [`Solver::solve_sampled`] adds the few nodes a [`Sampler`] asks for;
+//! - [`Solver::solve_with`] takes a [`Request`] and a [`Watcher`] that receives bounds and
+//!   progress from every engine and asks for none, some ([`Sampler`]) or every node
+//!   ([`Nodes`]); [`Solver::shows_nodes`] says whether the plan's engine can show them at full
+//!   speed;
 //! - with the `serde` feature, `Record`: the JSON object of `npuzzle solve --format json`
 //!   and of the web API.
 //!
@@ -67,7 +72,6 @@ pub mod pruning;
 #[cfg(feature = "serde")]
 mod record;
 mod relabel;
-mod route;
 mod run;
 mod sample;
 mod solution;
@@ -101,11 +105,10 @@ pub use error::SolveError;
 pub use heuristic::HeuristicKind;
 pub use hint::{Hint, HintMove, hint};
 pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
-pub use plan::{AUTO_OPTIMAL_BUDGET, Plan, SearchAlgorithm, Step, plan};
+pub use plan::{AUTO_OPTIMAL_BUDGET, Plan, Resources, SearchAlgorithm, Step, plan, plan_for};
 #[cfg(feature = "serde")]
 pub use record::{Event, Record};
-pub use route::{Databases, solve_with};
 pub use sample::Sampler;
 pub use solution::{Limit, Note, Reason, ReplayError, Solution, Stats, Status, thousands};
-pub use solver::{Solver, solve, solve_watched};
+pub use solver::{Databases, Solver, solve, solve_watched, solve_with};
 pub use watch::{Nodes, Request, Watcher};

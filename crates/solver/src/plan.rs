@@ -1,6 +1,9 @@
-//! What `auto` (and every explicit request) runs: a pure function from the board's shape
-//! and the options to a [`Plan`], with no engine in sight, so the policy is tested on its
-//! own and written once.
+//! Which engine answers a request: the one place that decides, for every request and every
+//! front end. A pure function from the board's shape, the options, what the solver holds or
+//! can get ([`Resources`]: pattern databases, Korf & Felner's 24-puzzle tables, walking
+//! distance) and how much of the search the caller watches ([`Nodes`]) to a [`Plan`], with no
+//! engine in sight, so the policy is tested on its own and written once. The run loop
+//! ([`crate::run`]) executes the plan's steps and their fallbacks.
 
 use std::time::Duration;
 
@@ -10,6 +13,7 @@ use crate::engine::exact;
 use crate::error::SolveError;
 use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Heuristic, Options};
+use crate::watch::Nodes;
 
 /// How long `auto` lets IDA* try for a proven optimum on boards of 13 to 16 cells before it
 /// falls back to a fast non-optimal method (unless `optimal` is asked for).
@@ -38,6 +42,12 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 /// The largest boards (10x10) `auto` gives the near-optimal engine; beyond, the reduction
 /// solver.
 pub const AUTO_NEAR_MAX_CELLS: usize = 100;
+
+/// The largest boards (4x4) `auto`'s IDA* takes a pattern database from the solver's store
+/// for: beyond, the store's small partition is too weak to answer in time (the 24-puzzle's
+/// optimal search has tables of its own). A database the caller gives the solver serves any
+/// size.
+pub const AUTO_DB_CELLS: usize = 16;
 
 /// The share of the caller's timeout an attempt of `auto` may use before the next step:
 /// the fallbacks (weighted A*, the reduction solver) answer well within the rest.
@@ -124,7 +134,97 @@ pub enum Step {
     Near {
         /// Spend the timeout improving the answer.
         improve: bool,
+        /// A time of its own (`auto`'s share of the timeout), after which the plan moves on
+        /// to the reduction solver.
+        budget: Option<Duration>,
     },
+    /// Korf & Felner's optimal 24-puzzle search over their 6-6-6-6 tables
+    /// ([`crate::engine::twentyfour`]). When the tables cannot be had (a store that does not
+    /// build, a cache without them), the plan goes on with its next step; when they cannot
+    /// be built within the timeout, the answer is a time limit that says so.
+    TwentyFour,
+    /// A search over a pattern database: IDA* over it ([`crate::engine::pdb_search`]), or A*,
+    /// weighted A* and greedy with it as their heuristic (the generic searches over packed positions). The
+    /// database is the one the solver holds, else its store's (cached, or built on demand,
+    /// but never for a board at its goal, nor under `auto` for one a quick search answers at
+    /// once). When no database can be had, the same search runs with linear conflict, and a
+    /// note says so where the request named `pdb`.
+    Pdb {
+        /// Which search.
+        algorithm: SearchAlgorithm,
+        /// Weighted A*'s weight (1 for every other search).
+        weight: f64,
+        /// As [`Step::Search`]'s budget.
+        budget: Option<Duration>,
+    },
+    /// A search with walking distance as its heuristic, over packed positions of up to 32
+    /// cells (the generic searches over packed positions).
+    WalkingDistance {
+        /// Which search.
+        algorithm: SearchAlgorithm,
+        /// Weighted A*'s weight (1 for every other search).
+        weight: f64,
+        /// As [`Step::Search`]'s budget.
+        budget: Option<Duration>,
+    },
+}
+
+impl Step {
+    /// The algorithm and heuristic this step reports when it runs as planned.
+    pub fn labels(self) -> (Algorithm, Option<HeuristicKind>) {
+        match self {
+            Step::Table => (Algorithm::Table, None),
+            Step::Reduction { .. } => (Algorithm::Reduction, None),
+            Step::Near { .. } => (Algorithm::Near, Some(HeuristicKind::LinearConflict)),
+            Step::Search { algorithm, heuristic, .. } => (algorithm.algorithm(), heuristic),
+            Step::TwentyFour => (Algorithm::IdaStar, Some(HeuristicKind::Pdb)),
+            Step::Pdb { algorithm, .. } => (algorithm.algorithm(), Some(HeuristicKind::Pdb)),
+            Step::WalkingDistance { algorithm, .. } => {
+                (algorithm.algorithm(), Some(HeuristicKind::WalkingDistance))
+            }
+        }
+    }
+
+    /// Whether a sampling watcher ([`Nodes::Sampled`]) sees nodes from this step: the packed
+    /// engines' A*, Dijkstra, breadth-first search, IDA* and IDDFS on boards of at most 4x4,
+    /// and the IDA* over a pattern database (one thread). The table, the reduction solver,
+    /// the near-optimal engine, the 24-puzzle's search and the generic engines show none.
+    pub fn samples(self, width: usize, height: usize) -> bool {
+        let packed = width <= 4 && height <= 4;
+        match self {
+            Step::Search { algorithm, .. } => {
+                packed
+                    && matches!(
+                        algorithm,
+                        SearchAlgorithm::AStar
+                            | SearchAlgorithm::Dijkstra
+                            | SearchAlgorithm::Bfs
+                            | SearchAlgorithm::IdaStar
+                            | SearchAlgorithm::Iddfs
+                    )
+            }
+            // Without a database it runs as the same search with linear conflict: IDA* on
+            // the packed engine, which samples too.
+            Step::Pdb { algorithm: SearchAlgorithm::IdaStar, .. } => true,
+            _ => false,
+        }
+    }
+}
+
+/// What the solver holds or can get for one goal besides its own engines: what a plan needs
+/// to pick the engines over tables. [`Resources::default`] is none of them (the plan of a
+/// bare [`crate::Solver`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    /// The solver holds a pattern database that serves the goal (given by the caller).
+    pub held_database: bool,
+    /// The solver owns a store of pattern databases (cached; built on demand if it may).
+    pub store: bool,
+    /// The store can give Korf & Felner's 24-puzzle tables for the goal (a 5x5 goal with
+    /// its blank in a corner).
+    pub twentyfour: bool,
+    /// Walking-distance tables exist for the goal (boards of at most 32 cells).
+    pub walking_distance: bool,
 }
 
 /// The steps to try in order: the first that solves the board answers; one stopped by the
@@ -159,35 +259,69 @@ pub(crate) fn attempt_budget(attempt: Duration, options: &Options) -> Duration {
     options.limits.timeout.map_or(attempt, |t| attempt.min(t.mul_f64(AUTO_ATTEMPT_SHARE)))
 }
 
-/// The plan for a board of `size` under `options`.
+/// The plan for a board of `size` under `options` on a solver with no tables of its own and
+/// an unwatched solve: [`plan_for`] with [`Resources::default`] and [`Nodes::None`].
+///
+/// # Errors
+/// As [`plan_for`].
+pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
+    plan_for(size, options, Resources::default(), Nodes::None)
+}
+
+/// The plan for a board of `size` under `options`, on a solver with `resources`, for a
+/// caller that watches `nodes` of the search.
 ///
 /// With [`Algorithm::Auto`]:
-/// - at most 9 cells (3x3, 2x4, ...): the exact distance table;
+/// - at most 9 cells (3x3, 2x4, ...): the exact distance table (IDA* when the request names
+///   `pdb` or `walking-distance`, which the table does not use);
 /// - at most 12 cells: IDA* with linear conflict (optimal);
 /// - 13 to 16 cells (4x4, ...): IDA* with linear conflict for up to
 ///   `options.optimal_attempt` ([`AUTO_OPTIMAL_BUDGET`] by default), then weighted A*, then
 ///   the reduction solver;
 /// - 17 to 24 cells (4x5, ...): weighted A* for up to a second, then the reduction solver;
 /// - 25 to 100 cells (5x5 to 10x10, any shape): the near-optimal engine (with
-///   `options.improve`, its anytime mode);
+///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
+///   solver;
 /// - anything larger: the reduction solver (with `options.improve`, its anytime mode).
 ///
 /// An attempt that hands over to a next step never takes more than 80% of
 /// `options.limits.timeout`, so that a tight limit still gets an answer.
 ///
 /// With `options.optimal`, `auto` uses IDA* with linear conflict on every size above 9
-/// cells. An explicit
-/// algorithm is a plan of one step.
+/// cells. An explicit algorithm is a plan of one step. A watcher that wants nodes
+/// ([`Nodes::Sampled`], [`Nodes::Every`]) watches `auto` as IDA* on boards of at most 16 cells
+/// (or with `optimal`): the optimal search a teacher shows.
+///
+/// Then the tables the solver has take over:
+/// - an optimal answer asked (`optimal`, or IDA* with `pdb`) on a 5x5 goal with a corner
+///   blank starts with [`Step::TwentyFour`] when the store can give its tables;
+/// - IDA* steps take a pattern database ([`Step::Pdb`]) when the request names `pdb`, or
+///   leaves the heuristic to the solver on a board of more than 9 cells and the solver
+///   holds a database or (up to 16 cells) has a store; an explicit A*,
+///   weighted A* or greedy takes one when the request names `pdb`;
+/// - the same steps take walking distance ([`Step::WalkingDistance`]) when the request names
+///   it and its tables exist.
+///
+/// `auto`'s fallbacks (weighted A*, the reduction solver) keep linear conflict.
 ///
 /// # Errors
 /// [`SolveError::Weight`] for a weight below 1 or not finite, and
 /// [`SolveError::TableTooLarge`] for the table on more than 9 cells, and
 /// [`SolveError::NearTooLarge`] for the near-optimal engine above [`crate::engine::near::MAX_CELLS`].
-pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
+pub fn plan_for(
+    size: Size,
+    options: &Options,
+    resources: Resources,
+    nodes: Nodes,
+) -> Result<Plan, SolveError> {
     if !(options.weight.is_finite() && options.weight >= 1.0) {
         return Err(SolveError::Weight(options.weight));
     }
     let cells = size.cells();
+    let watched = nodes != Nodes::None
+        && options.algorithm == Algorithm::Auto
+        && (cells <= AUTO_TRY_CELLS || options.optimal);
+    let algorithm = if watched { Algorithm::IdaStar } else { options.algorithm };
     let search = |algorithm: SearchAlgorithm, budget| {
         let informed = algorithm.algorithm().is_informed();
         let weight = if algorithm == SearchAlgorithm::WAStar { options.weight } else { 1.0 };
@@ -198,7 +332,7 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
             budget,
         }
     };
-    let steps = match options.algorithm {
+    let steps = match algorithm {
         Algorithm::Table if cells > exact::MAX_CELLS => {
             return Err(SolveError::TableTooLarge(cells));
         }
@@ -207,9 +341,15 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
         Algorithm::Near if cells > crate::engine::near::MAX_CELLS => {
             return Err(SolveError::NearTooLarge(cells));
         }
-        Algorithm::Near => vec![Step::Near { improve: options.improve }],
-        // The table is exact, so it serves `optimal` too.
-        Algorithm::Auto if cells <= exact::MAX_CELLS => vec![Step::Table],
+        Algorithm::Near => vec![Step::Near { improve: options.improve, budget: None }],
+        // The table is exact, so it serves `optimal` too; a heuristic over tables asked for
+        // by name gets its IDA* instead (the table uses none).
+        Algorithm::Auto
+            if cells <= exact::MAX_CELLS
+                && !matches!(options.heuristic, Heuristic::Pdb | Heuristic::WalkingDistance) =>
+        {
+            vec![Step::Table]
+        }
         Algorithm::Auto if options.optimal || cells <= AUTO_IDA_CELLS => {
             vec![search(SearchAlgorithm::IdaStar, None)]
         }
@@ -224,7 +364,14 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
         Algorithm::Auto
             if (AUTO_NEAR_MIN_CELLS..=AUTO_NEAR_MAX_CELLS).contains(&cells) && !options.optimal =>
         {
-            vec![Step::Near { improve: options.improve }]
+            // The reduction solver answers in milliseconds on these boards: what `auto` says
+            // when the near-optimal engine has found nothing in its share of the timeout
+            // (a loaded machine, a tight limit).
+            let budget = options.limits.timeout.map(|t| t.mul_f64(AUTO_ATTEMPT_SHARE));
+            vec![
+                Step::Near { improve: options.improve, budget },
+                Step::Reduction { improve: false },
+            ]
         }
         Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
             let budget = attempt_budget(AUTO_WASTAR_BUDGET, options);
@@ -241,7 +388,57 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
             vec![search(algorithm, None)]
         }
     };
-    Ok(Plan { steps })
+    Ok(Plan { steps: with_tables(steps, algorithm, options, cells, resources) })
+}
+
+/// `steps` with the engines over tables in place of the searches they serve (see
+/// [`plan_for`]).
+fn with_tables(
+    steps: Vec<Step>,
+    algorithm: Algorithm,
+    options: &Options,
+    cells: usize,
+    resources: Resources,
+) -> Vec<Step> {
+    let explicit = algorithm != Algorithm::Auto;
+    let database = match options.heuristic {
+        Heuristic::Pdb => true,
+        Heuristic::Auto => {
+            cells > exact::MAX_CELLS
+                && (resources.held_database || (resources.store && cells <= AUTO_DB_CELLS))
+        }
+        _ => false,
+    };
+    let walking = options.heuristic == Heuristic::WalkingDistance && resources.walking_distance;
+    let mut out = Vec::with_capacity(steps.len() + 1);
+    let optimal_asked =
+        options.optimal || (algorithm == Algorithm::IdaStar && options.heuristic == Heuristic::Pdb);
+    if resources.twentyfour
+        && optimal_asked
+        && matches!(algorithm, Algorithm::Auto | Algorithm::IdaStar)
+        && matches!(options.heuristic, Heuristic::Auto | Heuristic::Pdb)
+    {
+        out.push(Step::TwentyFour);
+    }
+    for step in steps {
+        let Step::Search { algorithm: a, heuristic: Some(_), weight, budget } = step else {
+            out.push(step);
+            continue;
+        };
+        // `auto`'s fallbacks keep linear conflict; its IDA* takes the tables. A heuristic
+        // left to the solver gives IDA* a database, never A* or greedy.
+        let ida = a == SearchAlgorithm::IdaStar;
+        let step = if (ida || explicit) && database && (ida || options.heuristic == Heuristic::Pdb)
+        {
+            Step::Pdb { algorithm: a, weight, budget }
+        } else if (ida || explicit) && walking {
+            Step::WalkingDistance { algorithm: a, weight, budget }
+        } else {
+            step
+        };
+        out.push(step);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -295,7 +492,9 @@ mod tests {
         }
         for (w, h) in [(5, 5), (6, 5), (2, 13), (6, 6), (7, 7), (10, 10), (20, 5)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
-            assert_eq!(steps, [Step::Near { improve: false }], "{w}x{h}");
+            // 80% of the default 60 s timeout.
+            let near = Step::Near { improve: false, budget: Some(Duration::from_secs(48)) };
+            assert_eq!(steps, [near, Step::Reduction { improve: false }], "{w}x{h}");
         }
         for (w, h) in [(11, 10), (16, 16), (100, 100)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
@@ -333,7 +532,13 @@ mod tests {
             assert_eq!(plan(size(w, h), &optimal).unwrap().steps, [ida(None)], "{w}x{h}");
         }
         let improve = Options { improve: true, ..Options::default() };
-        assert_eq!(plan(size(9, 9), &improve).unwrap().steps, [Step::Near { improve: true }]);
+        assert_eq!(
+            plan(size(9, 9), &improve).unwrap().steps,
+            [
+                Step::Near { improve: true, budget: Some(Duration::from_secs(48)) },
+                Step::Reduction { improve: false }
+            ]
+        );
         assert_eq!(
             plan(size(12, 12), &improve).unwrap().steps,
             [Step::Reduction { improve: true }]
@@ -375,10 +580,92 @@ mod tests {
         assert_eq!(plan(size(3, 4), &table), Err(SolveError::TableTooLarge(12)));
         let near = Options { algorithm: Algorithm::Near, ..Options::default() };
         assert_eq!(plan(size(13, 12), &near), Err(SolveError::NearTooLarge(156)));
-        assert_eq!(plan(size(3, 3), &near).unwrap().steps, [Step::Near { improve: false }]);
+        let step = Step::Near { improve: false, budget: None };
+        assert_eq!(plan(size(3, 3), &near).unwrap().steps, [step]);
         for weight in [0.5, f64::NAN, f64::INFINITY] {
             let options = Options { algorithm: Algorithm::WAStar, weight, ..Options::default() };
             assert!(matches!(plan(size(3, 3), &options), Err(SolveError::Weight(_))));
         }
+    }
+
+    #[test]
+    fn the_solvers_tables_take_over_the_searches_they_serve() {
+        let store = Resources { store: true, ..Resources::default() };
+        let of = |algorithm, heuristic| Options { algorithm, heuristic, ..Options::default() };
+        let auto = of(Algorithm::Auto, Heuristic::Auto);
+        let pdb = |algorithm, budget| Step::Pdb { algorithm, weight: 1.0, budget };
+        let wastar = Step::Search {
+            algorithm: SearchAlgorithm::WAStar,
+            heuristic: Some(HeuristicKind::LinearConflict),
+            weight: 2.0,
+            budget: None,
+        };
+        // `auto` on a 4x4: its IDA* over a database, the fallbacks with linear conflict.
+        let steps = plan_for(size(4, 4), &auto, store, Nodes::None).unwrap().steps;
+        let attempt = Some(AUTO_OPTIMAL_BUDGET);
+        let want =
+            [pdb(SearchAlgorithm::IdaStar, attempt), wastar, Step::Reduction { improve: false }];
+        assert_eq!(steps, want);
+        // 3x4: optimal IDA* over a database; 3x3: the table, which needs none.
+        let steps = plan_for(size(3, 4), &auto, store, Nodes::None).unwrap().steps;
+        assert_eq!(steps, [pdb(SearchAlgorithm::IdaStar, None)]);
+        assert_eq!(plan_for(size(3, 3), &auto, store, Nodes::None).unwrap().steps, [Step::Table]);
+        // A heuristic left to the solver never gives A* a database; `pdb` by name does.
+        let astar =
+            plan_for(size(4, 4), &of(Algorithm::AStar, Heuristic::Auto), store, Nodes::None);
+        assert!(matches!(astar.unwrap().steps[..], [Step::Search { .. }]));
+        let astar = plan_for(size(4, 4), &of(Algorithm::AStar, Heuristic::Pdb), store, Nodes::None);
+        assert_eq!(astar.unwrap().steps, [pdb(SearchAlgorithm::AStar, None)]);
+        // `pdb` by name with `auto` on a 3x3: IDA* over a database, not the table.
+        let steps = plan_for(size(3, 3), &of(Algorithm::Auto, Heuristic::Pdb), store, Nodes::None);
+        assert_eq!(steps.unwrap().steps, [pdb(SearchAlgorithm::IdaStar, None)]);
+        // Beyond 4x4, the store's small partition is too weak for `auto`: a held one serves.
+        let optimal = Options { optimal: true, ..auto.clone() };
+        assert_eq!(plan_for(size(5, 5), &optimal, store, Nodes::None).unwrap().steps, [ida(None)]);
+        let held = Resources { held_database: true, ..Resources::default() };
+        let steps = plan_for(size(5, 5), &optimal, held, Nodes::None).unwrap().steps;
+        assert_eq!(steps, [pdb(SearchAlgorithm::IdaStar, None)]);
+        // The 24-puzzle's tables come first for an optimal 5x5, when the store has them.
+        let korf = Resources { twentyfour: true, ..store };
+        let steps = plan_for(size(5, 5), &optimal, korf, Nodes::None).unwrap().steps;
+        assert_eq!(steps, [Step::TwentyFour, ida(None)]);
+        // Not for a fast answer.
+        let steps = plan_for(size(5, 5), &auto, korf, Nodes::None).unwrap().steps;
+        assert!(matches!(steps[..], [Step::Near { .. }, Step::Reduction { .. }]), "{steps:?}");
+        // Walking distance where its tables exist, linear conflict (and a note) elsewhere.
+        let wd = of(Algorithm::Auto, Heuristic::WalkingDistance);
+        let tables = Resources { walking_distance: true, ..Resources::default() };
+        let steps = plan_for(size(3, 4), &wd, tables, Nodes::None).unwrap().steps;
+        let walk = Step::WalkingDistance {
+            algorithm: SearchAlgorithm::IdaStar,
+            weight: 1.0,
+            budget: None,
+        };
+        assert_eq!(steps, [walk]);
+        let steps = plan_for(size(3, 4), &wd, Resources::default(), Nodes::None).unwrap().steps;
+        assert_eq!(steps, [ida(None)]);
+    }
+
+    #[test]
+    fn a_watcher_that_wants_nodes_watches_auto_as_ida_star() {
+        let auto = Options::default();
+        for nodes in [Nodes::Sampled, Nodes::Every] {
+            let steps = plan_for(size(3, 3), &auto, Resources::default(), nodes).unwrap().steps;
+            assert_eq!(steps, [ida(None)], "{nodes:?}");
+            let store = Resources { store: true, ..Resources::default() };
+            let steps = plan_for(size(4, 4), &auto, store, nodes).unwrap().steps;
+            let pdb = Step::Pdb { algorithm: SearchAlgorithm::IdaStar, weight: 1.0, budget: None };
+            assert_eq!(steps, [pdb], "{nodes:?}");
+            // Beyond 16 cells, what `auto` runs unwatched.
+            let steps = plan_for(size(5, 5), &auto, Resources::default(), nodes).unwrap().steps;
+            assert!(matches!(steps[0], Step::Near { .. }), "{nodes:?}");
+        }
+        assert!(ida(None).samples(4, 4));
+        assert!(!ida(None).samples(5, 3));
+        assert!(!Step::Table.samples(3, 3));
+        assert!(
+            Step::Pdb { algorithm: SearchAlgorithm::IdaStar, weight: 1.0, budget: None }
+                .samples(5, 3)
+        );
     }
 }

@@ -179,6 +179,12 @@ pub enum Note {
         /// The answer's length.
         length: usize,
     },
+    /// `auto` gave the near-optimal engine this long and it found no answer in time (a
+    /// loaded machine, a tight limit), so the reduction solver answered.
+    NearGaveUp {
+        /// The time it was given.
+        budget: Duration,
+    },
     /// The reduction solver's anytime mode improved its first answer.
     Improved {
         /// The first answer's length.
@@ -246,6 +252,12 @@ impl fmt::Display for Note {
                      moves ({percent:.1}%) longer"
                 )
             }
+            Note::NearGaveUp { budget } => write!(
+                f,
+                "the near-optimal engine found no answer within {:.1} s, so auto answered with \
+                 the reduction solver",
+                budget.as_secs_f64()
+            ),
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")
             }

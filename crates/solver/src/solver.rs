@@ -4,21 +4,56 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use npuzzle_core::{Board, Moves, Parity};
-use npuzzle_search::{Begin, Finish, Flow, Observer};
+use npuzzle_core::{Board, Parity};
+use npuzzle_search::Observer;
 
 use crate::engine::exact::ExactTable;
+use crate::engine::twentyfour;
 use crate::error::SolveError;
-use crate::heuristic::pdb::Store;
+use crate::heuristic::pdb::{Database, Store};
 use crate::options::{Algorithm, Heuristic, Options};
-use crate::plan::{self, SearchAlgorithm, Step};
-use crate::relabel::{Relabel, is_canonical};
-use crate::route::Databases;
+use crate::plan::{self, Plan, Resources, Step};
+use crate::relabel::Relabel;
 use crate::run::Task;
-use crate::sample::{Renamed, Sampler, Unsampled};
-use crate::solution::{Limit, Note, Reason, Solution, Stats, Status};
-use crate::tables::Tables;
+use crate::sample::{Sampler, Unsampled};
+use crate::solution::Solution;
+#[cfg(doc)]
+use crate::solution::{Limit, Status};
+use crate::tables::SolverTables;
 use crate::watch::{Nodes, Request, Watcher};
+#[cfg(doc)]
+use npuzzle_search::Flow;
+
+/// Pattern databases a solver holds besides its store (the command line loads them from its
+/// cache), and how it searches over them. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct Databases {
+    /// A pattern database; used for boards of its size and goal (or its goal's frame).
+    pub pdb: Option<Database>,
+    /// Threads for one IDA* search over a database (1: sequential).
+    pub threads: usize,
+    /// Dual lookups in the IDA* over a database (see [`crate::heuristic::pdb`], "Dual lookups").
+    pub dual: bool,
+    /// The 24-puzzle search's move pruning: the longest move string its pruning machine
+    /// considers (`None`: [`twentyfour::DEFAULT_PRUNING`]).
+    pub pruning: Option<u8>,
+}
+
+/// Solves like [`crate::solve`] on [`Solver::shared`] holding `tables` (see
+/// [`Solver::with_databases`]): the plan then takes the engines those tables make possible,
+/// and walking distance when asked for.
+///
+/// # Errors
+/// As [`crate::solve`]. Asking for `pdb` without a database for the board's goal runs the
+/// same search with linear conflict instead, and the answer's notes say so.
+pub fn solve_with(
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    tables: &Databases,
+) -> Result<Solution, SolveError> {
+    Solver::shared().with_databases(tables.clone()).solve(board, goal, options)
+}
 
 /// Solves sliding-tile puzzles, keeping the tables it builds for the next request.
 ///
@@ -53,7 +88,7 @@ use crate::watch::{Nodes, Request, Watcher};
 /// ```
 #[derive(Clone, Default)]
 pub struct Solver {
-    tables: Arc<Tables>,
+    tables: Arc<SolverTables>,
     /// Pattern databases the caller loaded (the library reads no files); none by default.
     databases: Databases,
     /// The databases the solver owns: held, cached, built on demand; none by default.
@@ -124,7 +159,7 @@ impl Solver {
         goal: &Board,
         options: &Options,
     ) -> Option<crate::heuristic::pdb::Database> {
-        crate::route::prepare(self, goal, options, true)
+        crate::run::tables::prepare(self, goal, options, true)
     }
 
     /// As [`Solver::prepare`], but never builds: only a database held in memory or kept by
@@ -135,7 +170,7 @@ impl Solver {
         goal: &Board,
         options: &Options,
     ) -> Option<crate::heuristic::pdb::Database> {
-        crate::route::prepare(self, goal, options, false)
+        crate::run::tables::prepare(self, goal, options, false)
     }
 
     /// The store this solver owns, if any.
@@ -148,7 +183,7 @@ impl Solver {
         &self.databases
     }
 
-    pub(crate) fn tables(&self) -> &Arc<Tables> {
+    pub(crate) fn tables(&self) -> &Arc<SolverTables> {
         &self.tables
     }
 
@@ -180,9 +215,9 @@ impl Solver {
         goal: &Board,
         options: &Options,
     ) -> Result<Solution, SolveError> {
-        // One route for every request: the tables the solver holds, walking distance where
+        // One plan for every request: the tables the solver holds, walking distance where
         // it is asked for, and honest notes where a request cannot be honoured.
-        crate::route::solve_in(self, board, goal, options, Unsampled(()))
+        self.run(board, goal, options, Unsampled(()), Nodes::None)
     }
 
     /// Solves like [`Solver::solve`], on the same fast engines, showing `observer` the
@@ -201,7 +236,7 @@ impl Solver {
         options: &Options,
         observer: O,
     ) -> Result<Solution, SolveError> {
-        crate::route::solve_in(self, board, goal, options, Unsampled(observer))
+        self.run(board, goal, options, Unsampled(observer), Nodes::None)
     }
 
     /// Solves `request`, showing `watcher` what it asks to see ([`Watcher::nodes`]): the
@@ -259,8 +294,8 @@ impl Solver {
         }
     }
 
-    /// The solver's own engines, without its databases or walking distance: what the
-    /// routing of [`Solver::solve`] falls back on.
+    /// The solver's own engines, without its databases or walking distance (the quick probe
+    /// before a database build).
     pub(crate) fn solve_plain<S: Sampler>(
         &self,
         board: &Board,
@@ -268,7 +303,58 @@ impl Solver {
         options: &Options,
         sampler: S,
     ) -> Result<Solution, SolveError> {
-        self.solve_planned(board, goal, options, Renamed { inner: sampler, names: None })
+        crate::run::solve(self, board, goal, options, sampler, Resources::default(), Nodes::None)
+    }
+
+    /// Every solve: the plan for the request on this solver's resources, run.
+    fn run<S: Sampler>(
+        &self,
+        board: &Board,
+        goal: &Board,
+        options: &Options,
+        sampler: S,
+        nodes: Nodes,
+    ) -> Result<Solution, SolveError> {
+        let resources = self.resources(goal, options);
+        crate::run::solve(self, board, goal, options, sampler, resources, nodes)
+    }
+
+    /// What this solver holds or can get for boards towards `goal` (see [`Resources`]).
+    pub fn resources(&self, goal: &Board, options: &Options) -> Resources {
+        let five = goal.width() == 5 && goal.height() == 5;
+        Resources {
+            held_database: self
+                .databases
+                .pdb
+                .as_ref()
+                .is_some_and(|d| crate::run::tables::serves(d, goal)),
+            store: self.store.is_some(),
+            twentyfour: self.store.is_some()
+                && five
+                && twentyfour::Tables::korf_felner_partition(goal).is_ok(),
+            // Built only when asked for: the plan looks at it for that heuristic alone.
+            walking_distance: options.heuristic == Heuristic::WalkingDistance
+                && goal.tiles().len() <= 32
+                && crate::heuristic::walking_distance::WalkingDistance::new(goal).is_some(),
+        }
+    }
+
+    /// The plan this solver runs for boards towards `goal` under `options`, for a caller
+    /// that watches `nodes` (see [`crate::plan::plan_for`]).
+    ///
+    /// # Errors
+    /// As [`crate::plan::plan_for`].
+    pub fn plan(&self, goal: &Board, options: &Options, nodes: Nodes) -> Result<Plan, SolveError> {
+        plan::plan_for(goal.size(), options, self.resources(goal, options), nodes)
+    }
+
+    /// Whether [`Solver::solve_with`] shows a [`Nodes::Sampled`] watcher nodes for `request`:
+    /// whether its plan starts with a step that samples them (see [`Step::samples`]). A
+    /// visualizer that gets `false` watches with [`Nodes::Every`] instead.
+    pub fn shows_nodes(&self, request: &Request<'_>) -> bool {
+        let size = request.board.size();
+        self.plan(request.goal, request.options, Nodes::Sampled)
+            .is_ok_and(|p| p.steps.first().is_some_and(|s| s.samples(size.width(), size.height())))
     }
 
     /// Whether [`Solver::solve_sampled`] shows nodes for a request of `options` on boards of
@@ -277,6 +363,10 @@ impl Solver {
     /// do; the other engines (walking distance's, A* over a database, the table, the
     /// reduction solver) show none, so a visualizer watches those through
     /// [`Solver::solve_watched`]'s generic searches instead.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `Solver::shows_nodes`, which knows the solver's tables"
+    )]
     pub fn samples_nodes(size: npuzzle_core::Size, options: &Options) -> bool {
         let packed = matches!(
             options.algorithm,
@@ -318,97 +408,7 @@ impl Solver {
         options: &Options,
         sampler: S,
     ) -> Result<Solution, SolveError> {
-        crate::route::solve_in(self, board, goal, options, sampler)
-    }
-
-    fn solve_planned<S: Sampler>(
-        &self,
-        board: &Board,
-        goal: &Board,
-        options: &Options,
-        mut observer: Renamed<S>,
-    ) -> Result<Solution, SolveError> {
-        let clock = Instant::now();
-        check_request(board, goal)?;
-        let plan = plan::plan(board.size(), options)?;
-        let original = board;
-        // Blank-last and blank-first goals are canonical already: no copies then (a 3x3
-        // solve by table takes about a microsecond, so a few allocations would show).
-        let renamed;
-        let (board, goal) = if is_canonical(goal) {
-            (board, goal)
-        } else {
-            let relabel = Relabel::new(goal);
-            renamed = (relabel.board(board), relabel.goal().clone());
-            // Samples are shown in the caller's numbering.
-            observer.names = Some(relabel.names_back());
-            (&renamed.0, &renamed.1)
-        };
-        let limits = &options.limits;
-        let task = Task { tables: &self.tables, board, goal, limits, clock };
-        // The table answers solvability itself, at no extra cost.
-        if plan.steps.first() != Some(&Step::Table) {
-            let parity = Parity::of(board, goal);
-            if !parity.solvable() {
-                return Ok(unsolvable(parity, plan.steps[0], clock));
-            }
-        }
-        if observer.begin(&Begin::new(original, 0)) == Flow::Stop {
-            return Ok(cancelled(plan.steps[0], clock));
-        }
-        let mut notes = Vec::new();
-        let mut answer = None;
-        // The best lower bound an earlier step proved (IDA*'s last completed bound): it
-        // still holds for the answer a later, faster step gives.
-        let mut proven = None;
-        let several = plan.steps.len() > 1;
-        for (i, step) in plan.steps.iter().enumerate() {
-            if let Step::Search { algorithm: SearchAlgorithm::WAStar, weight, .. } = *step {
-                // Only `auto` plans several steps; an explicit wastar needs no note.
-                if several {
-                    notes.push(Note::WeightedAStar { weight });
-                }
-            }
-            let run = task.run(step, &mut observer);
-            let mut solution = run.solution;
-            let last = i + 1 == plan.steps.len();
-            // A step of `auto` that ran out of memory hands over too: the next steps
-            // (weighted A*, the reduction solver) need far less, and `auto` always answers.
-            let out_of_memory = several
-                && matches!(solution.limit(), Some(Limit::Memory(_)))
-                && !options
-                    .limits
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
-            if solution.status == Status::Solved || !(run.out_of_budget || out_of_memory) || last {
-                notes.append(&mut solution.notes);
-                solution.notes = notes;
-                if solution.status != Status::Unsolvable {
-                    solution.lower_bound = solution.lower_bound.max(proven);
-                }
-                answer = Some(solution);
-                break;
-            }
-            proven = proven.max(solution.lower_bound);
-            match *step {
-                Step::Search {
-                    algorithm: SearchAlgorithm::IdaStar,
-                    heuristic: Some(heuristic),
-                    budget: Some(budget),
-                    ..
-                } => notes.push(Note::OptimalAttemptGaveUp { heuristic, budget }),
-                // A weighted A* that gave up leaves nothing to say about the next answer.
-                Step::Search { algorithm: SearchAlgorithm::WAStar, .. } => {
-                    notes.retain(|n| !matches!(n, Note::WeightedAStar { .. }));
-                }
-                _ => {}
-            }
-        }
-        let solution = answer.unwrap_or_else(|| cancelled(plan.steps[0], clock));
-        let stop = solution.limit().map(Limit::stop);
-        observer.finish(&Finish::new(&solution.stats, solution.status == Status::Solved, stop));
-        Ok(solution)
+        self.run(board, goal, options, sampler, Nodes::Sampled)
     }
 
     /// Solves like [`Solver::solve`], showing every node of the search to `observer` as a
@@ -435,24 +435,22 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let clock = Instant::now();
         check_request(board, goal)?;
-        let mut options = options.clone();
-        if options.algorithm == Algorithm::Auto && (board.tiles().len() <= 16 || options.optimal) {
-            options.algorithm = Algorithm::IdaStar;
-        }
-        let plan = plan::plan(board.size(), &options)?;
+        // The generic searches have no tables: the plan of a bare solver, watched (`auto` is
+        // IDA* there on boards of up to 16 cells).
+        let plan = plan::plan_for(board.size(), options, Resources::default(), Nodes::Every)?;
         let Step::Search { algorithm, heuristic, weight, .. } = plan.steps[0] else {
-            return self.solve(board, goal, &options);
+            return self.solve(board, goal, options);
         };
         let parity = Parity::of(board, goal);
         if !parity.solvable() {
-            return Ok(unsolvable(parity, plan.steps[0], clock));
+            return Ok(crate::run::unsolvable(parity, plan.steps[0], clock));
         }
         // No tables: the general engine works in the caller's own numbering, so the
         // observer sees the boards as given.
         let tables = Arc::default();
         let task = Task { tables: &tables, board, goal, limits: &options.limits, clock };
         let mut s = task.watched(algorithm, heuristic, weight, observer);
-        crate::route::watched_label_check(&mut s, &options);
+        crate::run::tables::watched_label_check(&mut s, options);
         Ok(s)
     }
 }
@@ -463,48 +461,6 @@ fn check_request(board: &Board, goal: &Board) -> Result<(), SolveError> {
         return Err(SolveError::GoalSize { goal: goal.size(), board: board.size() });
     }
     Ok(())
-}
-
-/// The algorithm and heuristic a step reports.
-fn reported(step: Step) -> (Algorithm, Option<crate::HeuristicKind>) {
-    match step {
-        Step::Table => (Algorithm::Table, None),
-        Step::Reduction { .. } => (Algorithm::Reduction, None),
-        Step::Near { .. } => (Algorithm::Near, Some(crate::HeuristicKind::LinearConflict)),
-        Step::Search { algorithm, heuristic, .. } => (algorithm.algorithm(), heuristic),
-    }
-}
-
-/// The answer for a board that cannot reach the goal, naming the parity that forbids it.
-fn unsolvable(parity: Parity, first: Step, clock: Instant) -> Solution {
-    let (algorithm, heuristic) = reported(first);
-    Solution {
-        status: Status::Unsolvable,
-        moves: Moves::default(),
-        optimal: false,
-        algorithm,
-        heuristic,
-        stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
-        lower_bound: None,
-        reason: Some(Reason::Unsolvable(parity)),
-        notes: Vec::new(),
-    }
-}
-
-/// The answer when the observer stopped the solve before any step ran.
-fn cancelled(first: Step, clock: Instant) -> Solution {
-    let (algorithm, heuristic) = reported(first);
-    Solution {
-        status: Status::Limit,
-        moves: Moves::default(),
-        optimal: false,
-        algorithm,
-        heuristic,
-        stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
-        lower_bound: Some(0),
-        reason: Some(Reason::Limit(Limit::Cancelled)),
-        notes: Vec::new(),
-    }
 }
 
 /// Solves `board` towards `goal` with the process's shared [`Solver`]: see

@@ -21,17 +21,17 @@ type Shape = (usize, usize, usize);
 
 /// A map from key to a value built once, outside the map's lock: two threads asking for
 /// different tables build them at the same time, two asking for the same one build it once.
-struct Store<K, V> {
+struct Memo<K, V> {
     slots: Mutex<HashMap<K, Arc<OnceLock<Arc<V>>>>>,
 }
 
-impl<K: std::hash::Hash + Eq, V> Default for Store<K, V> {
+impl<K: std::hash::Hash + Eq, V> Default for Memo<K, V> {
     fn default() -> Self {
-        Store { slots: Mutex::new(HashMap::new()) }
+        Memo { slots: Mutex::new(HashMap::new()) }
     }
 }
 
-impl<K: std::hash::Hash + Eq, V> Store<K, V> {
+impl<K: std::hash::Hash + Eq, V> Memo<K, V> {
     fn get(&self, key: K, build: impl FnOnce() -> V) -> Arc<V> {
         let slot = {
             // A poisoned lock only means another thread panicked while holding it; the map
@@ -49,12 +49,12 @@ impl<K: std::hash::Hash + Eq, V> Store<K, V> {
 
 /// Exact tables and packed engines for canonical goals.
 #[derive(Default)]
-pub(crate) struct Tables {
-    exact: Store<Shape, ExactTable>,
-    packed: Store<(Shape, Option<HeuristicKind>), packed::Engine>,
+pub(crate) struct SolverTables {
+    exact: Memo<Shape, ExactTable>,
+    packed: Memo<(Shape, Option<HeuristicKind>), packed::PackedEngine>,
 }
 
-impl Tables {
+impl SolverTables {
     /// The exact table towards `goal`, which must be canonical; `None` above
     /// [`exact::MAX_CELLS`] cells.
     pub(crate) fn exact(&self, goal: &Board) -> Option<Arc<ExactTable>> {
@@ -68,9 +68,13 @@ impl Tables {
     }
 
     /// The packed engine towards `goal` (canonical, both sides at most 4) with `kind`.
-    pub(crate) fn packed(&self, goal: &Board, kind: Option<HeuristicKind>) -> Arc<packed::Engine> {
+    pub(crate) fn packed(
+        &self,
+        goal: &Board,
+        kind: Option<HeuristicKind>,
+    ) -> Arc<packed::PackedEngine> {
         let key = ((goal.width(), goal.height(), goal.blank()), kind);
-        self.packed.get(key, || packed::Engine::new(goal, kind))
+        self.packed.get(key, || packed::PackedEngine::new(goal, kind))
     }
 
     /// How many tables and engines are held (for tests of the bound).

@@ -244,6 +244,16 @@ export class Game extends EventTarget {
 
   // ---- input ----------------------------------------------------------------------
 
+  /** The cell (row-major index) at the viewport point `x`, `y`, or -1 off the grid. */
+  cellAt(x, y) {
+    const r = this.el.getBoundingClientRect();
+    const s = getComputedStyle(this.el);
+    const [left, top, right, bottom] = ["Left", "Top", "Right", "Bottom"].map((k) => parseFloat(s[`padding${k}`]) || 0);
+    const cx = Math.floor(((x - r.left - left) * this.w) / (r.width - left - right));
+    const cy = Math.floor(((y - r.top - top) * this.h) / (r.height - top - bottom));
+    return cx < 0 || cy < 0 || cx >= this.w || cy >= this.h ? -1 : cy * this.w + cx;
+  }
+
   listen() {
     this.el.addEventListener("click", (event) => {
       const b = event.target.closest("button.tile");
@@ -254,12 +264,13 @@ export class Game extends EventTarget {
     let down = null;
     // Hover input: the blank follows the pointer (a mouse over a tile, a finger pressed and
     // dragged across them); each tile entered in the blank's row or column slides.
+    // The cell under the pointer is found from the grid, not from the tile drawn there: a
+    // tile still sliding away from under a dragging finger was taken for the next one to
+    // move, and slid back.
     const follow = (event) => {
       if (!this.hover || (event.pointerType !== "mouse" && !down)) return;
-      const hit = document.elementFromPoint(event.clientX, event.clientY);
-      const b = hit && hit.closest("#" + this.el.id + " button.tile");
-      if (!b) return;
-      const cell = this.tiles.indexOf(Number(b.dataset.tile));
+      const cell = this.cellAt(event.clientX, event.clientY);
+      if (cell < 0) return;
       if (puzzle.run(this.w, this.tiles, cell).length > 0) {
         this.slideFrom(cell);
         this.suppressClick = true;

@@ -6,7 +6,7 @@
 
 import * as puzzle from "./puzzle.js";
 import * as names from "./names.js";
-import { h, number, short, seconds } from "./helpers.js";
+import { h, number, plural, short, seconds } from "./helpers.js";
 import { controls, Transport } from "./transport.js";
 
 /** Draws a board into `el` as a small grid of cells coloured by their goal row. */
@@ -38,13 +38,20 @@ class Chart {
   constructor(canvas) {
     this.canvas = canvas;
     this.points = [];
+    this.marks = [];
     this.empty = "No nodes yet";
   }
 
   reset(empty) {
     this.points = [];
+    this.marks = [];
     this.empty = empty;
     this.draw();
+  }
+
+  /** A labelled moment on the time axis: an iteration's new bound. */
+  mark(t, label) {
+    this.marks.push([t, label]);
   }
 
   add(t, v) {
@@ -93,6 +100,20 @@ class Chart {
     g.lineTo(x(pts[0][0]), cssH - 4);
     g.fillStyle = "rgba(124, 196, 255, 0.12)";
     g.fill();
+    // Each bound increase: a dashed line where the next iteration starts, with its bound.
+    g.strokeStyle = "rgba(255, 180, 84, 0.6)";
+    g.fillStyle = "#ffb454";
+    g.lineWidth = 1;
+    g.setLineDash([3, 3]);
+    g.textAlign = "left";
+    for (const [t, label] of this.marks.filter(([t]) => t <= maxT)) {
+      g.beginPath();
+      g.moveTo(Math.round(x(t)) + 0.5, 16);
+      g.lineTo(Math.round(x(t)) + 0.5, cssH - 4);
+      g.stroke();
+      g.fillText(label, Math.round(x(t)) + 3, 24);
+    }
+    g.setLineDash([]);
   }
 }
 
@@ -159,6 +180,10 @@ export class Lane {
     this.field("result").hidden = true;
     this.describe(params);
     this.field("bounds").replaceChildren();
+    this.lastBound = null;
+    this.lastElapsed = null;
+    this.engine = null;
+    this.showPath(null);
     this.chart.reset(board ? "Press Start" : "No board");
   }
 
@@ -189,7 +214,10 @@ export class Lane {
       this.engine = d.engine;
       this.state("running");
     });
-    on("expand", (d) => this.queue({ expand: d }));
+    on("expand", (d) => {
+      this.lastElapsed = d.elapsed;
+      this.queue({ expand: d });
+    });
     on("stats", (d) => {
       this.lastStats = d;
       if (!this.deepening) this.chart.add(d.elapsed, d.frontier);
@@ -197,7 +225,12 @@ export class Lane {
     });
     on("bound", (d) => {
       this.set("bound", String(d.bound));
-      this.field("bounds").append(h("li", { text: `bound ${d.bound} after ${number(d.expanded)} nodes` }));
+      // Each iteration: the bound it searches under, raised from the last one.
+      const text = this.lastBound === null ? `bound ${d.bound} at the start` : `bound ${this.lastBound} → ${d.bound} after ${plural(d.expanded, "node")}`;
+      // The chart's clock is the nodes' `elapsed`: the bound starts after the last node seen.
+      if (this.lastBound !== null) this.chart.mark(this.lastElapsed ?? 0, String(d.bound));
+      this.lastBound = d.bound;
+      this.field("bounds").append(h("li", { text }));
       this.hooks.event(this, "bound");
     });
     // A node sent just before a pause waits for the next animation frame: draw it first, so
@@ -276,6 +309,7 @@ export class Lane {
       this.showCount(e.n);
       this.shown = { n: e.n, open: e.open, closed: e.closed, h: e.h };
       this.counts(e.open, e.closed);
+      if (this.deepening) this.showPath(e.path ?? null, e.g);
       if (e.soonest) this.drawList(this.field("soonest"), e.soonest);
       if (e.recent) this.drawList(this.field("recent"), e.recent);
       this.chart.add(e.elapsed, this.deepening ? e.g : e.open);
@@ -288,6 +322,28 @@ export class Lane {
       this.set("elapsed", `${s.elapsed.toFixed(1)} s`);
     }
     this.chart.draw();
+  }
+
+  /**
+   * IDDFS and IDA*: the current path, the moves from the start to the node being expanded
+   * (`null`: not known, as at full speed, where the fast engine is seen only in glimpses).
+   */
+  showPath(moves, depth = 0, label = "Current path") {
+    const box = this.field("path");
+    box.previousElementSibling.firstChild.textContent = `${label} `;
+    if (moves === null) {
+      delete this.el.dataset.path;
+      this.set("path-len", depth ? `(depth ${depth})` : "");
+      box.textContent = depth ? "Set a speed to follow the path node by node: at full speed the search is seen only in glimpses." : "–";
+      box.classList.add("unknown");
+      return;
+    }
+    this.el.dataset.path = moves;
+    // The Path counter counts the boards on the stack, the start included: one more.
+    this.set("path-len", moves ? `(${plural(moves.length, "move")}, ${moves.length + 1} boards)` : "");
+    box.classList.toggle("unknown", !moves);
+    box.replaceChildren(...[...moves].map((m, i) => h("span", { class: i === moves.length - 1 ? "last" : null, text: m })));
+    if (!moves) box.textContent = "At the start: no move yet.";
   }
 
   showCount(n) {
@@ -350,6 +406,7 @@ export class Lane {
       const last = this.shown && this.shown.n === record.expanded;
       this.counts(last ? this.shown.open : this.lastStats ? this.lastStats.frontier : record.max_frontier, last ? this.shown.closed : record.expanded);
       this.el.dataset.length = String(record.length);
+      if (this.deepening) this.showPath(record.moves, record.length, "Solution");
       this.state("solved");
       const opt = record.optimal ? "optimal" : "not proven optimal";
       box.append(h("p", {}, h("b", { text: `${number(record.length)} moves` }), `, ${opt}, ${number(record.expanded)} nodes in ${seconds(record.seconds)}`));

@@ -16,11 +16,15 @@ const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 0];
  * server names it in its answer: the fast engines at full speed up to 4x4 for these.
  */
 function engineOf(lane) {
-  if (lane.engine || (lane.result && lane.result.engine)) return lane.engine || lane.result.engine;
-  const { algorithm, pace, board } = lane.params;
-  const b = puzzle.parse(board);
-  const fast = !Number(pace) && b.w * b.h <= 16 && ["astar", "dijkstra", "bfs", "iddfs", "idastar"].includes(algorithm);
-  return fast ? "fast (packed)" : "generic";
+  let engine = lane.engine;
+  if (!engine) {
+    // Solution only: a plain solve, which takes the fast engines where the stream would.
+    const { algorithm, board } = lane.params;
+    const b = puzzle.parse(board);
+    const fast = b.w <= 4 && b.h <= 4 && ["astar", "dijkstra", "bfs", "iddfs", "idastar"].includes(algorithm);
+    engine = fast ? "fast" : "generic";
+  }
+  return engine === "fast" ? "fast engine" : "generic (every node)";
 }
 
 /** A board `depth` random moves from the goal, never undoing the move before. */
@@ -276,6 +280,8 @@ export class SearchController {
       cells.forEach((text, i) => tr.append(h(i === 0 ? "th" : "td", { scope: i === 0 ? "row" : null, text })));
       body.append(tr);
     }
+    const engines = new Set(lanes.map(engineOf));
+    $("race-note").textContent = engines.size > 1 ? "different engines: compare nodes and moves, not times" : "";
     $("race-results").hidden = false;
   }
 
@@ -310,7 +316,7 @@ export class SearchController {
         } catch (error) {
           r = { status: "error", error: error.message, expanded: 0, seconds: 0 };
         }
-        rows.push({ board: boards[i], search: names.title(p.algorithm, p.heuristic, p.weight), algorithm: r.algorithm || p.algorithm, heuristic: r.heuristic || null, status: r.status, length: r.length ?? null, optimal: Boolean(r.optimal), expanded: r.expanded, seconds: r.seconds });
+        rows.push({ board: boards[i], depth, search: names.title(p.algorithm, p.heuristic, p.weight), algorithm: r.algorithm || p.algorithm, heuristic: r.heuristic || null, status: r.status, length: r.length ?? null, optimal: Boolean(r.optimal), expanded: r.expanded, seconds: r.seconds });
       }
       this.showBatch(rows);
     }
@@ -331,7 +337,12 @@ export class SearchController {
       body.append(tr);
     }
     const keys = Object.keys(rows[0]);
-    const csv = [keys.join(","), ...rows.map((r) => keys.map((k) => JSON.stringify(r[k] ?? "")).join(","))].join("\n");
+    // RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+    const cell = (v) => {
+      const text = String(v ?? "");
+      return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    };
+    const csv = [keys.join(","), ...rows.map((r) => keys.map((k) => cell(r[k])).join(","))].join("\n");
     const link = (id, text, type) => {
       const a = $(id);
       if (a.href) URL.revokeObjectURL(a.href);

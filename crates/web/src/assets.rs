@@ -150,4 +150,11 @@ mod tests {
         tags.dedup();
         assert_eq!(tags.len(), ASSETS.len());
     }
+
+    #[test]
+    fn the_whole_page_weighs_under_200_kb() {
+        // Every embedded file, loaded or not: the most a first visit can cost (issue 21).
+        let total: usize = ASSETS.iter().map(|a| a.body.len()).sum();
+        assert!(total < 200 * 1024, "the page's files weigh {total} bytes");
+    }
 }

@@ -31,7 +31,9 @@
 //! Errors are `{"error": "one line"}`: 400 for bad input (malformed JSON, unknown fields, an
 //! invalid board, a goal of another size, an unknown algorithm), 413 for a body over
 //! [`MAX_BODY_BYTES`], 404 for an unknown path, 405 for a wrong method, and 503 with
-//! `Retry-After` when the solver pool is full. Nothing a client sends causes a 500.
+//! `Retry-After` when the solver pool is full. Requests that are not HTTP/1.1 get the same
+//! shape (with `connection: close`): 400 for a garbage request line or header, 414 for a
+//! target over 65,534 bytes, 431 for a head too large. Nothing a client sends causes a 500.
 //!
 //! Solves run on a bounded pool of blocking threads (see [`pool`]), each under node, time
 //! and memory limits capped by [`Config`]; a client that goes away cancels its solve.
@@ -76,8 +78,11 @@
 //!   **Step** and **Stop**. Each search is drawn in a lane, `#lane-a` and `#lane-b`, whose
 //!   `data-state` is `ready`, `running`, `paused`, `solved`, `stopped` or `failed`; inside
 //!   it, `[data-field=expanded]` carries the count in `data-value`, `[data-field=board]`
-//!   the board being expanded in `data-board`, and `[data-field=message]` a cap's message.
-//!   The race's results are the table `#race-results`, one row per lane.
+//!   the board being expanded in `data-board`, and `[data-field=message]` a cap's message;
+//!   for IDDFS and IDA* the lane's `data-path` holds the moves from the start to the node
+//!   drawn (when the stream knows them; once solved, the solution). The race's results are
+//!   the table `#race-results`, one row per lane (search, moves, optimal, nodes, time,
+//!   engine), the winner's with class `winner`.
 //!
 //! # Example
 //! ```
@@ -96,6 +101,7 @@ mod assets;
 mod error;
 pub mod gate;
 pub mod hint;
+mod parse_error;
 pub mod pool;
 pub mod priority;
 mod scramble;

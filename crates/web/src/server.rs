@@ -8,7 +8,8 @@
 //! request head within [`Config::header_timeout`] (an idle keep-alive connection too), a body
 //! must arrive within [`Config::body_timeout`] (see [`crate::AppJson`]), and at most
 //! [`Config::max_connections`] are open at once, below the descriptor limit: one more is
-//! answered 503 at once and closed.
+//! answered 503 at once and closed. hyper's own answers to requests it cannot parse (400,
+//! 414, 431) get the API's JSON error body on their way out ([`crate::parse_error`]).
 
 use std::future::Future;
 use std::io;
@@ -23,6 +24,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
+use crate::parse_error::JsonParseErrors;
 use crate::{AppState, Config, app};
 
 /// Serves `state` on `listener` until `shutdown` completes, then cancels the solves still
@@ -66,7 +68,7 @@ pub async fn serve(
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(state.config.header_timeout)
-            .serve_connection(TokioIo::new(stream), service);
+            .serve_connection(TokioIo::new(JsonParseErrors::new(stream)), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             // A client that goes away or times out is not an error of the server.

@@ -106,7 +106,7 @@ impl Task {
         // The command line's cap: past it weighted A* is greedy in all but name.
         if !(weight.is_finite() && (1.0..=MAX_WEIGHT).contains(&weight)) {
             return Err(AppError::bad_request(format!(
-                "weight must be a number from 1 to {MAX_WEIGHT}, got {weight}"
+                "{weight} is not a weight: expected a number from 1 to {MAX_WEIGHT}"
             )));
         }
         let options = Options {

@@ -935,3 +935,80 @@ async fn the_pages_names_are_the_librarys() {
     assert_eq!(sorted(ids("ALGORITHMS")), library(npuzzle_solver::Algorithm::NAMES));
     assert_eq!(sorted(ids("HEURISTICS")), library(npuzzle_solver::Heuristic::NAMES));
 }
+
+/// The board `path` leads to from `start`.
+fn walked(start: &str, path: &str) -> String {
+    let mut board: Board = start.parse().unwrap();
+    board.apply_all(&path.parse::<Moves>().unwrap()).unwrap();
+    board.to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ida_star_and_iddfs_stream_their_current_path_at_every_node() {
+    let state = state();
+    // `auto` is watched as IDA* on a 3x3.
+    for algorithm in ["idastar", "iddfs", "auto"] {
+        // Paced: the generic engine, every node sent.
+        let q = query(
+            HARD_3X3,
+            &format!("algorithm={algorithm}&heuristic=manhattan&pace=1000000&max_nodes=3000"),
+        );
+        let events = Events::open(&state, &q).await.all().await;
+        assert_eq!(events[0].1["engine"], "generic", "{}", events[0].1);
+        let mut previous: Option<String> = None;
+        let mut iterations = 0;
+        let mut deepest = 0;
+        for (name, data) in &events {
+            if name == "bound" {
+                iterations += 1;
+                previous = None;
+                continue;
+            }
+            if name != "expand" {
+                continue;
+            }
+            let path = data["path"].as_str().unwrap_or_else(|| panic!("no path: {data}"));
+            assert_eq!(walked(HARD_3X3, path), data["board"], "{algorithm}: {data}");
+            assert_eq!(json!(path.len()), data["g"], "{data}");
+            // Depth first: each node hangs from a node of the path before it.
+            if let Some(before) = &previous {
+                assert!(
+                    path.len() <= before.len() + 1
+                        && path[..path.len() - 1] == before[..path.len() - 1],
+                    "{algorithm}: {before} then {path}"
+                );
+            } else {
+                assert_eq!(path, "", "an iteration starts at the start: {data}");
+            }
+            deepest = deepest.max(path.len());
+            previous = Some(path.to_string());
+        }
+        assert!(iterations >= 2, "{algorithm}: {iterations} iterations");
+        assert!(deepest >= 10, "{algorithm}: deepest path {deepest}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fast_stream_sends_a_path_only_where_it_is_known() {
+    let state = state();
+    let q = query(HARD_3X3, "algorithm=idastar&heuristic=manhattan");
+    let events = Events::open(&state, &q).await.all().await;
+    assert_eq!(events[0].1["engine"], "fast", "{}", events[0].1);
+    for (_, data) in events.iter().filter(|(n, _)| n == "expand") {
+        if let Some(path) = data["path"].as_str() {
+            assert_eq!(walked(HARD_3X3, path), data["board"], "{data}");
+        }
+    }
+    // `auto`, watched as IDA*, lists its bounds at full speed too.
+    let q = query(HARD_3X3, "algorithm=auto&heuristic=manhattan");
+    let events = Events::open(&state, &q).await.all().await;
+    let bounds: Vec<&Value> =
+        events.iter().filter(|(n, _)| n == "bound").map(|(_, d)| &d["bound"]).collect();
+    assert_eq!(bounds.first(), Some(&&json!(21)), "{bounds:?}");
+    assert_eq!(bounds.last(), Some(&&json!(31)), "{bounds:?}");
+    // A search with no path to show sends none, and says which engine it runs on.
+    let q = query(HARD_3X3, "algorithm=greedy&heuristic=manhattan");
+    let events = Events::open(&state, &q).await.all().await;
+    assert_eq!(events[0].1["engine"], "generic");
+    assert!(events.iter().all(|(_, d)| d.get("path").is_none()));
+}

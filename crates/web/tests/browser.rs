@@ -302,6 +302,19 @@ async fn shows_a_board_of_labelled_tile_buttons(page: &Page) -> Outcome {
     Ok(())
 }
 
+async fn the_page_weighs_under_200_kb(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    // What the browser fetched for the first view: the document and every file it loaded.
+    let loaded = page
+        .js("const all = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+             return [all.length, all.reduce((n, e) => n + e.decodedBodySize, 0)];")
+        .await?;
+    let (files, bytes) = (loaded[0].as_u64().unwrap_or(0), loaded[1].as_u64().unwrap_or(0));
+    ensure!(files >= 10 && bytes > 50_000, "too little was measured: {loaded}");
+    ensure!(bytes < 200 * 1024, "the page weighs {bytes} bytes in {files} files");
+    Ok(())
+}
+
 async fn clicking_tiles_slides_one_or_a_run(page: &Page) -> Outcome {
     page.open("#board=1,2,3/4,0,6/7,5,8&picture=numbers").await?;
     page.click_tile(6).await?;
@@ -539,6 +552,8 @@ async fn the_board_fits_a_phone(page: &Page) -> Outcome {
 
 /// `npuzzle scramble --size 4x4 --seed 11`: far beyond BFS within a stream's caps.
 const HARD_4X4: &str = "4 5 14 15/2 10 1 9/3 13 0 8/11 6 12 7";
+/// The 8-puzzle's hardest family: 31 moves, Manhattan 21.
+const HARD_3X3: &str = "8 6 7/2 5 4/3 0 1";
 
 impl Page {
     /// The visualizer view with a typed board, one algorithm/heuristic pair and a speed
@@ -848,6 +863,13 @@ async fn the_race_table_names_engines_times_and_the_winner(page: &Page) -> Outco
     let rows = rows.as_array().cloned().unwrap_or_default();
     ensure_eq!(rows.len(), 2);
     ensure_eq!(rows[0][0], json!("winner"), "A* (31 moves) beats greedy: {rows:?}");
+    ensure_eq!(rows[1][0], json!(""), "one winner: {rows:?}");
+    ensure!(rows[0][1].as_str().is_some_and(|t| t.ends_with("— winner")), "{rows:?}");
+    // A* at full speed runs on the fast engine, greedy on the generic one: the table says so.
+    ensure_eq!(rows[0][6], json!("fast engine"), "{rows:?}");
+    ensure_eq!(rows[1][6], json!("generic (every node)"), "{rows:?}");
+    let note = page.js("return document.getElementById('race-note').textContent;").await?;
+    ensure!(note.as_str().is_some_and(|n| n.contains("not times")), "{note}");
     for row in &rows {
         let time = row[5].as_str().unwrap_or_default();
         ensure!(
@@ -1055,6 +1077,108 @@ async fn a_solve_is_measured_against_the_optimum_and_five_give_an_ao5(page: &Pag
     Ok(())
 }
 
+async fn twelve_solves_give_an_ao12(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    page.js("localStorage.removeItem('npuzzle.solves');").await?;
+    page.open("#picture=numbers").await?;
+    page.client.find(Locator::Id("size")).await?.select_by_value("3x3").await?;
+    for i in 1..=12 {
+        page.wait("a random 3x3", "document.getElementById('board').dataset.size === '3x3' && document.getElementById('board').dataset.solved === 'false'", 10).await?;
+        page.solve_by_keys().await?;
+        let stats = page
+            .js("const d = document.getElementById('stats').dataset; return [d.count, d.ao5 || null, d.ao12 || null];")
+            .await?;
+        ensure_eq!(stats[0], json!(i.to_string()));
+        ensure_eq!(stats[1].is_null(), i < 5, "ao5 after {i} solves: {stats}");
+        ensure_eq!(stats[2].is_null(), i < 12, "ao12 after {i} solves: {stats}");
+        if i < 12 {
+            page.client.find(Locator::Css("body")).await?.send_keys("n").await?; // the New key
+        }
+    }
+    // The ao12 is the mean of the twelve times without the best and the worst.
+    let check = page
+        .js("const t = JSON.parse(localStorage.getItem('npuzzle.solves'))['3x3'].map(s => s.time).sort((a, b) => a - b);
+             const mean = t.slice(1, -1).reduce((a, b) => a + b, 0) / 10;
+             return [(mean / 1000).toFixed(2), document.getElementById('stats').dataset.ao12, t.length];")
+        .await?;
+    ensure_eq!(check[0], check[1], "{check}");
+    ensure_eq!(check[2], json!(12));
+    Ok(())
+}
+
+async fn a_finger_pressed_and_dragged_moves_tiles_on_a_phone(page: &Page) -> Outcome {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, PointerAction, TouchActions};
+    page.set_width(390, 844).await?;
+    let result = async {
+        page.open("#board=1,2,3/4,5,6/7,8,0&picture=numbers").await?;
+        page.click("hover").await?;
+        page.js("window.scrollTo(0, 0);").await?;
+        let centre = |tile: u16| {
+            format!("const r = document.querySelector('#board button[data-tile=\"{tile}\"]').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];")
+        };
+        let mut at = Vec::new();
+        for tile in [8, 7, 4] {
+            let c = page.js(&centre(tile)).await?;
+            at.push((c[0].as_f64().unwrap_or(0.0), c[1].as_f64().unwrap_or(0.0)));
+        }
+        // Pressed on 8, dragged left over 7, then up over 4: the blank follows the finger.
+        // The finger glides as a finger does, a small step every frame, so it is still over
+        // each tile as that tile starts to slide away from under it.
+        let mut drag = TouchActions::new("finger".into())
+            .then(PointerAction::MoveTo { duration: None, x: at[0].0, y: at[0].1 })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT });
+        for leg in at.windows(2) {
+            let ((x0, y0), (x1, y1)) = (leg[0], leg[1]);
+            for i in 1..=20 {
+                let t = f64::from(i) / 20.0;
+                drag = drag.then(PointerAction::MoveTo {
+                    duration: Some(Duration::from_millis(16)),
+                    x: x0 + (x1 - x0) * t,
+                    y: y0 + (y1 - y0) * t,
+                });
+            }
+        }
+        let drag = drag
+            .then(PointerAction::Pause { duration: Duration::from_millis(150) })
+            .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        page.client.perform_actions(drag).await?;
+        page.client.release_actions().await?;
+        page.wait_board("1 2 3/0 5 6/4 7 8").await?;
+        let moves = page.client.find(Locator::Id("moves")).await?.text().await?;
+        ensure_eq!(moves, "3", "one move per tile dragged over");
+        page.click("hover").await?;
+        Ok(())
+    }
+    .await;
+    page.set_width(1280, 900).await?;
+    result
+}
+
+async fn the_result_card_shows_without_scrolling_on_a_phone(page: &Page) -> Outcome {
+    page.set_width(390, 844).await?;
+    let result = async {
+        page.open("#picture=numbers").await?;
+        page.client.find(Locator::Id("size")).await?.select_by_value("3x3").await?;
+        page.wait("a random 3x3", "document.getElementById('board').dataset.size === '3x3' && document.getElementById('board').dataset.solved === 'false'", 10).await?;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.solve_by_keys().await?;
+        page.wait("the optimum", "document.getElementById('result').dataset.optimal", 10).await?;
+        // Whole in the viewport, and on top where it is: nothing covers it.
+        let seen = page
+            .js("const r = document.getElementById('result').getBoundingClientRect();
+                 const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                 return [r.top >= 0, r.bottom <= innerHeight, r.left >= 0, r.right <= innerWidth,
+                         Boolean(hit && hit.closest('#result')), Math.round(r.top), Math.round(r.bottom), innerHeight];")
+            .await?;
+        let whole = seen.as_array().is_some_and(|v| v[..5].iter().all(|b| *b == json!(true)));
+        ensure!(whole, "the card at {seen}");
+        Ok(())
+    }
+    .await;
+    page.set_width(1280, 900).await?;
+    result
+}
+
 async fn a_challenge_link_and_the_daily_scramble(page: &Page) -> Outcome {
     page.open("#challenge=8,6,7/2,5,4/3,0,1&t=41200&m=31&picture=numbers").await?;
     page.wait_board("8 6 7/2 5 4/3 0 1").await?;
@@ -1185,9 +1309,86 @@ async fn ida_star_charts_its_path_and_lists_its_bounds(page: &Page) -> Outcome {
     let bounds = bounds.as_array().cloned().unwrap_or_default();
     ensure!(bounds.len() >= 2, "{bounds:?}");
     ensure!(
-        bounds.last().and_then(Value::as_str).is_some_and(|b| b.starts_with("bound 31")),
+        bounds.first().and_then(Value::as_str).is_some_and(|b| b == "bound 21 at the start"),
         "{bounds:?}"
     );
+    ensure!(
+        bounds
+            .last()
+            .and_then(Value::as_str)
+            .is_some_and(|b| b.starts_with("bound 29 → 31 after ")),
+        "{bounds:?}"
+    );
+    // The path box ends on the solution.
+    let path = page.js("return document.getElementById('lane-a').dataset.path;").await?;
+    ensure_eq!(path.as_str().map(str::len), Some(31), "{path}");
+    Ok(())
+}
+
+/// The moves of `path` made on `start`: the board they lead to.
+fn walked(start: &str, path: &str) -> Result<String, Error> {
+    let mut board: Board = start.parse()?;
+    board.apply_all(&path.parse()?)?;
+    Ok(board.to_string())
+}
+
+async fn ida_star_and_iddfs_show_the_current_path_node_by_node(page: &Page) -> Outcome {
+    page.open("#picture=numbers").await?;
+    for algorithm in ["idastar", "iddfs"] {
+        // 50 nodes a second: the generic engine, which shows every node.
+        page.search_setup(HARD_3X3, algorithm, "manhattan", 5).await?;
+        page.click("s-start").await?;
+        page.wait(
+            "a few nodes",
+            "Number(document.getElementById('lane-a').dataset.expanded) >= 12",
+            20,
+        )
+        .await?;
+        page.click("s-pause").await?;
+        page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+            .await?;
+        let mut depths = Vec::new();
+        for step in 0..6 {
+            if step > 0 {
+                let before =
+                    page.js("return document.getElementById('lane-a').dataset.expanded;").await?;
+                page.click("s-step").await?;
+                page.wait(
+                    "the next node",
+                    &format!("document.getElementById('lane-a').dataset.expanded !== {before}"),
+                    5,
+                )
+                .await?;
+            }
+            // The node drawn is where the path leads from the start, and g is its length.
+            let shown = page
+                .js("const l = document.getElementById('lane-a'); return [l.dataset.path, l.querySelector('[data-field=board]').dataset.board, l.querySelector('[data-field=g]').textContent, [...l.querySelectorAll('[data-field=path] span')].map(s => s.textContent).join('')];")
+                .await?;
+            let path = shown[0].as_str().ok_or("no data-path")?;
+            ensure_eq!(
+                walked(HARD_3X3, path)?,
+                shown[1].as_str().unwrap_or_default(),
+                "{algorithm}: {shown}"
+            );
+            ensure_eq!(
+                path.len().to_string(),
+                shown[2].as_str().unwrap_or_default(),
+                "{algorithm}: {shown}"
+            );
+            ensure_eq!(shown[3].as_str(), Some(path), "the moves drawn");
+            depths.push(path.len());
+        }
+        ensure!(
+            depths.windows(2).any(|w| w[0] != w[1]),
+            "{algorithm}: the path never moved: {depths:?}"
+        );
+        // The bound the search works under is listed from the start.
+        let bounds = page.js("return [...document.querySelectorAll('#lane-a [data-field=bounds] li')].map(l => l.textContent);").await?;
+        ensure!(bounds[0].as_str().is_some_and(|b| b.ends_with("at the start")), "{bounds}");
+        page.click("s-stop").await?;
+        page.wait("the stop", "document.getElementById('lane-a').dataset.state === 'stopped'", 5)
+            .await?;
+    }
     Ok(())
 }
 
@@ -1240,7 +1441,20 @@ async fn a_batch_race_exports_csv_and_json(page: &Page) -> Outcome {
     ensure_eq!(rows.len(), 2, "{rows:?}");
     ensure_eq!(rows[0][1], json!("3 / 3"), "{rows:?}");
     let csv = page.js("return document.getElementById('batch-csv-text').textContent;").await?;
-    ensure_eq!(csv.as_str().map(|c| c.lines().count()), Some(7), "a header and 6 rows: {csv}");
+    let csv = csv.as_str().unwrap_or_default();
+    ensure_eq!(csv.lines().count(), 7, "a header and 6 rows: {csv}");
+    let header: Vec<&str> = csv.lines().next().unwrap_or_default().split(',').collect();
+    ensure_eq!(header[..3], ["board", "depth", "search"], "{csv}");
+    // Each board is a walk of 12 moves from the goal: A* solves it in at most 12, of even
+    // parity, and the row says the depth.
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap_or(usize::MAX);
+    for row in csv.lines().skip(1).map(|l| l.split(',').collect::<Vec<_>>()) {
+        ensure_eq!(row.get(at("depth")).copied(), Some("12"), "{row:?}");
+        if row.get(at("algorithm")).copied() == Some("astar") {
+            let length: usize = row.get(at("length")).and_then(|l| l.parse().ok()).unwrap_or(99);
+            ensure!(length <= 12 && length % 2 == 0, "{row:?}");
+        }
+    }
     // The downloads are the page's own files (the page's policy lets it fetch none of them).
     let links = page
         .js("return ['batch-csv', 'batch-json'].map(id => document.getElementById(id)).map(a => a.href.startsWith('blob:') && a.hasAttribute('download'));")
@@ -1281,6 +1495,24 @@ async fn screenshots(page: &Page, dir: &Path) -> Outcome {
         page.js("window.scrollTo(0, 0);").await?;
         page.screenshot(&dir.join(format!("search-idastar-{tag}.png"))).await?;
         page.click("s-stop").await?;
+        // Paced, IDA* shows its current path at every node.
+        page.search_setup(HARD_3X3, "idastar", "manhattan", 5).await?;
+        page.click("s-start").await?;
+        page.wait(
+            "a deep node",
+            "(document.getElementById('lane-a').dataset.path || '').length >= 9",
+            30,
+        )
+        .await?;
+        page.click("s-pause").await?;
+        page.wait("the pause", "document.getElementById('lane-a').dataset.state === 'paused'", 5)
+            .await?;
+        page.js("window.scrollTo(0, 0);").await?;
+        page.screenshot(&dir.join(format!("idastar-path-{tag}.png"))).await?;
+        page.js("document.querySelector('#lane-a .path-box').scrollIntoView({block: 'center'});")
+            .await?;
+        page.screenshot(&dir.join(format!("idastar-path-box-{tag}.png"))).await?;
+        page.click("s-stop").await?;
         page.search_setup("8 6 7/2 5 4/3 0 1", "astar", "manhattan", 12).await?;
         page.click("s-mode-race").await?;
         page.client.find(Locator::Id("s-algorithm-b")).await?.select_by_value("greedy").await?;
@@ -1289,6 +1521,9 @@ async fn screenshots(page: &Page, dir: &Path) -> Outcome {
             .await?;
         page.js("window.scrollTo(0, 0);").await?;
         page.screenshot(&dir.join(format!("race-{tag}.png"))).await?;
+        page.js("document.getElementById('race-results').scrollIntoView({block: 'center'});")
+            .await?;
+        page.screenshot(&dir.join(format!("race-table-{tag}.png"))).await?;
         page.click("s-mode-watch").await?;
         if only_search {
             continue;
@@ -1426,6 +1661,7 @@ async fn the_page_plays_in_chromium() {
     let only = std::env::var("NPUZZLE_SCENARIO").ok();
     for (name, scenario) in scenarios![
         shows_a_board_of_labelled_tile_buttons,
+        the_page_weighs_under_200_kb,
         clicking_tiles_slides_one_or_a_run,
         a_swipe_slides_a_tile,
         arrow_keys_move_tiles_and_undo_restores,
@@ -1448,11 +1684,15 @@ async fn the_page_plays_in_chromium() {
         the_hint_has_an_arrow_and_a_ring_unlike_focus,
         the_distance_is_a_bound_then_exact,
         a_solve_is_measured_against_the_optimum_and_five_give_an_ao5,
+        twelve_solves_give_an_ao12,
+        a_finger_pressed_and_dragged_moves_tiles_on_a_phone,
+        the_result_card_shows_without_scrolling_on_a_phone,
         a_challenge_link_and_the_daily_scramble,
         a_scramble_and_solution_in_the_speedsolvers_notation_play,
         options_mark_tiles_stop_animations_and_follow_the_pointer,
         the_pseudocode_marks_the_line_and_step_walks_it,
         ida_star_charts_its_path_and_lists_its_bounds,
+        ida_star_and_iddfs_show_the_current_path_node_by_node,
         mini_boards_are_readable_on_a_4x4,
         a_picture_change_shows_it_is_busy,
         a_batch_race_exports_csv_and_json,

@@ -65,7 +65,7 @@ struct Row {
 
 /// The last line of `--format json`.
 #[derive(Serialize)]
-struct Summary {
+struct BenchSummary {
     summary: bool,
     instances: usize,
     mismatches: usize,
@@ -494,7 +494,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let n = done;
     let rate = if seconds > 0.0 { generated as f64 / seconds } else { 0.0 };
     if json {
-        let summary = Summary {
+        let summary = BenchSummary {
             summary: true,
             instances: n,
             mismatches,

@@ -242,7 +242,7 @@ fn optimum(board: &Board, goal: &Board, args: &CheckArgs) -> Optimum {
     let options = Options {
         optimal: true,
         limits: Limits {
-            max_memory: Some(crate::cmd::solve::search_memory(args.max_memory, 1)),
+            max_memory: Some(crate::memory::search_memory(args.max_memory, 1)),
             timeout: Some(timeout),
             // Ctrl-C (or SIGTERM) answers "search cancelled" with status 4, as in `solve`;
             // without it, the process was killed silently.

@@ -75,7 +75,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     let options = Options {
         optimal: board.tiles().len() <= EXACT_CELLS,
         limits: Limits {
-            max_memory: Some(crate::cmd::solve::search_memory(args.max_memory, 1)),
+            max_memory: Some(crate::memory::search_memory(args.max_memory, 1)),
             timeout: Some(args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT)),
             cancel: Some(Arc::clone(&cancel)),
             ..Limits::default()

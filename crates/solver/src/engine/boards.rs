@@ -8,7 +8,7 @@ use crate::engine::general;
 /// Converts the general engine's nodes into boards for `observer`; the unit-cost searches'
 /// `usize` costs become `u32` (no board is deeper than that).
 pub(crate) struct AsBoards<'a, O> {
-    pub(crate) engine: &'a general::Engine,
+    pub(crate) engine: &'a general::GeneralEngine,
     pub(crate) observer: O,
 }
 
@@ -21,7 +21,7 @@ type NodeFrontier<'a, C> = (&'a dyn Frontier<general::Node, C>, fn(C) -> u32);
 
 /// The open list of a search over the general engine's nodes, seen as boards.
 struct BoardFrontier<'a, C> {
-    engine: &'a general::Engine,
+    engine: &'a general::GeneralEngine,
     inner: &'a dyn Frontier<general::Node, C>,
     cost: fn(C) -> u32,
 }

@@ -32,17 +32,22 @@ impl Hash for Node {
 }
 
 /// Goal data and neighbour logic for one (size, goal, heuristic).
-pub(crate) struct Engine {
+pub(crate) struct GeneralEngine {
     size: Size,
     map: GoalMap,
     kind: Option<HeuristicKind>,
     goal: Box<[u16]>,
 }
 
-impl Engine {
+impl GeneralEngine {
     /// An engine for `goal`; `kind` is `None` for blind searches (h is always 0).
-    pub(crate) fn new(goal: &Board, kind: Option<HeuristicKind>) -> Engine {
-        Engine { size: goal.size(), map: GoalMap::new(goal), kind, goal: goal.tiles().into() }
+    pub(crate) fn new(goal: &Board, kind: Option<HeuristicKind>) -> GeneralEngine {
+        GeneralEngine {
+            size: goal.size(),
+            map: GoalMap::new(goal),
+            kind,
+            goal: goal.tiles().into(),
+        }
     }
 
     /// Heap bytes one node owns, for memory accounting.
@@ -150,7 +155,7 @@ mod tests {
                 let g = goal.board(Size::new(w, h).unwrap()).unwrap();
                 let map = GoalMap::new(&g);
                 for kind in HeuristicKind::ALL {
-                    let e = Engine::new(&g, Some(kind));
+                    let e = GeneralEngine::new(&g, Some(kind));
                     let mut b = s.solvable(&g);
                     let mut node = e.node(&b);
                     for _ in 0..200 {

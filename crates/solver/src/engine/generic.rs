@@ -8,7 +8,7 @@ use std::time::Instant;
 use npuzzle_core::{Board, Move, Moves, Parity};
 use npuzzle_search as search;
 
-use crate::engine::pdb_search::{self, Engine};
+use crate::engine::pdb_search::{self, PdbEngine};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::walking_distance::WalkingDistance;
 use crate::options::{Algorithm, Options};
@@ -39,7 +39,7 @@ impl<S> Hash for Packed<S> {
 
 /// Runs the requested generic search with `engine`'s database as the heuristic.
 pub(crate) fn generic_pdb(
-    engine: &Engine<'_>,
+    engine: &PdbEngine<'_>,
     board: &Board,
     goal: &Board,
     options: &Options,

@@ -1,6 +1,6 @@
-//! The engines: each runs one kind of search on the boards it takes. [`crate::plan`] (and,
-//! for the tables a [`Solver`](crate::Solver) holds, its route) decides which one answers a
-//! request; the engines themselves never choose.
+//! The engines: each runs one kind of search on the boards it takes. The plan
+//! ([`crate::plan_for`], with the tables a [`Solver`](crate::Solver) holds or can get)
+//! decides which one answers a request; the engines themselves never choose.
 //!
 //! | engine ([`Engine`]) | boards | optimal | `auto` picks it |
 //! |---|---|---|---|
@@ -17,6 +17,7 @@ pub(crate) mod boards;
 pub mod exact;
 pub(crate) mod general;
 pub(crate) mod generic;
+pub(crate) mod lookup;
 pub mod near;
 pub(crate) mod packed;
 pub mod pdb_search;

@@ -23,15 +23,20 @@
 //!
 //! # Events, in order
 //! - `start`: `{"id", "board", "goal", "width", "height", "algorithm", "heuristic", "weight",
-//!   "pace", "max_nodes", "max_seconds", "max_memory_mib"}`. The `id` names the stream in
-//!   control requests.
+//!   "pace", "max_nodes", "max_seconds", "max_memory_mib", "engine"}`. The `id` names the
+//!   stream in control requests; `engine` is `fast` (sampled, on the engines `/api/solve`
+//!   runs) or `generic` (every node, on the generic searches).
 //! - `expand`: a node about to be expanded: `{"n", "board", "g", "h", "f", "open",
 //!   "closed", "skipped", "elapsed", "soonest", "recent"}`. `n` counts expansions from 1; `open` and
 //!   `closed` are the list sizes the search reports (see `npuzzle_search::Expand`);
 //!   `skipped` is how many expansions since the previous `expand` event were not sent (0
 //!   when paced); `soonest` lists the open list's best few (`{"board", "g", "h", "f"}`, the
 //!   next to be expanded first; empty for IDDFS and IDA*, which keep no open list) and
-//!   `recent` the last few expanded before this one, newest first. When paced faster than
+//!   `recent` the last few expanded before this one, newest first. For IDDFS and IDA*,
+//!   `path` is the current path: the moves from the start to this node (tile directions,
+//!   `RRDLU...`, as many as `g`), absent where the stream does not know it (a fast search,
+//!   seen in glimpses, knows it only from an iteration's start seen node after node: pace
+//!   the search to see it at every node). When paced faster than
 //!   about 30 nodes a second, only events at least [`FRAME`] apart carry the two lists
 //!   (they are most of the bytes, and no screen draws faster). At full speed, the last
 //!   node expanded is sent after the search ends if its frame was skipped, without
@@ -75,7 +80,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use npuzzle_solver::{Algorithm, Limit, Reason, Record, Request, Solution, Solver, thousands};
+use npuzzle_solver::{
+    Algorithm, Limit, Nodes, Reason, Record, Request, Solution, Solver, thousands,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -246,6 +253,7 @@ pub async fn handler(
     lock(&state.streams.sessions).insert(id.clone(), Arc::clone(&session));
     slot.id = Some(id.clone());
 
+    let fast = fast_path(&state.solver, &task, &session);
     let (tx, rx) = mpsc::channel(CHANNEL);
     let start = json!({
         "id": id,
@@ -260,6 +268,7 @@ pub async fn handler(
         "max_nodes": max_nodes,
         "max_seconds": searching.as_secs_f64(),
         "max_memory_mib": config.stream_memory >> 20,
+        "engine": if fast { "fast" } else { "generic" },
     });
     // The channel is empty: this cannot fail.
     let _ = tx.try_send(event("start", &start));
@@ -270,7 +279,7 @@ pub async fn handler(
         let _slot = slot;
         crate::priority::lower_this_thread();
         let gate = &streams.gate;
-        run(&solver, task, Stream { session: thread_session, tx, searching, gate });
+        run(&solver, task, Stream { session: thread_session, tx, searching, gate, fast });
     });
     if spawned.is_err() {
         // The slot went with the closure; the session is forgotten with it.
@@ -311,16 +320,25 @@ struct Stream<'g> {
     tx: mpsc::Sender<Event>,
     searching: Duration,
     gate: &'g Gate,
+    /// Whether the search runs on the fast engines, sampled ([`fast_path`]).
+    fast: bool,
 }
 
 /// Runs the search on this thread and sends its events, the last being `done`.
-fn run(solver: &Solver, mut task: Task, stream: Stream) {
-    let Stream { session, tx, searching, gate } = stream;
+fn run(solver: &Solver, task: Task, stream: Stream) {
+    let Stream { session, tx, searching, gate, fast } = stream;
     let now = Instant::now();
-    let fast = fast_path(&mut task, &session);
+    // What the solver's plan runs first (it watches `auto` as IDA* on boards of up to 16
+    // cells): the deepening searches have bounds to show.
+    let nodes = if fast { Nodes::Sampled } else { Nodes::Every };
+    let deepening = solver.plan(&task.goal, &task.options, nodes).is_ok_and(|p| {
+        p.steps
+            .first()
+            .is_some_and(|s| matches!(s.labels().0, Algorithm::IdaStar | Algorithm::Iddfs))
+    });
     // The generic engines report bounds for IDA* and IDDFS only; the fast A* and BFS report
     // their f layers and depths too, which the page does not show.
-    let bounds = !fast || matches!(task.options.algorithm, Algorithm::IdaStar | Algorithm::Iddfs);
+    let bounds = !fast || deepening;
     let mut watcher = StreamWatcher {
         turn: Turn::new(gate, &session.cancel),
         fast,
@@ -344,6 +362,9 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
         closed: 0,
         skipped: 0,
         recent: VecDeque::with_capacity(SHOWN + 1),
+        path: Vec::new(),
+        path_known: false,
+        deepening,
         out_of_time: false,
         gone: false,
     };
@@ -394,21 +415,15 @@ fn run(solver: &Solver, mut task: Task, stream: Stream) {
 }
 
 /// Whether the search runs on the solver's fast engines, sampled (see the module's docs):
-/// when it starts at full speed on a board of at most 4x4 with an algorithm a packed engine
-/// runs (`auto` is IDA*, as the solver watches it node by node).
-fn fast_path(task: &mut Task, session: &Session) -> bool {
+/// when it starts at full speed and the solver's plan for it starts with a step that shows
+/// nodes (the solver watches `auto` as IDA* on boards of up to 16 cells, the optimal search a
+/// teacher shows).
+fn fast_path(solver: &Solver, task: &Task, session: &Session) -> bool {
     if session.interval().is_some() {
         return false;
     }
-    // The visualizer's `auto` is IDA*, the optimal search a teacher shows on these boards.
-    if task.options.algorithm == Algorithm::Auto
-        && task.board.width() <= 4
-        && task.board.height() <= 4
-    {
-        task.options.algorithm = Algorithm::IdaStar;
-    }
     // Which engine can show what is the solver's to say.
-    Solver::samples_nodes(task.board.size(), &task.options)
+    solver.shows_nodes(&Request::new(&task.board, &task.goal, &task.options))
 }
 
 /// "BFS stopped at 1,000,000 nodes: try A* with linear conflict", for a search a server cap

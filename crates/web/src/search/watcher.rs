@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use axum::response::sse::Event;
-use npuzzle_core::Board;
+use npuzzle_core::{Board, Move};
 use npuzzle_search::{Bound, Expand, Flow, Generate, Observer, Progress};
 use npuzzle_solver::{Nodes, Sampler, Watcher};
 use serde::Serialize;
@@ -64,6 +64,14 @@ pub(super) struct StreamWatcher<'a> {
     pub(super) skipped: u64,
     /// The last expanded boards with g and h, newest last.
     pub(super) recent: VecDeque<(Board, u32, u32)>,
+    /// IDDFS and IDA*: the current path, the boards from the start to the node last
+    /// expanded (see [`StreamWatcher::follow`]); empty for the other searches.
+    pub(super) path: Vec<Board>,
+    /// Whether `path` is known from the start: always on the generic engines, which show
+    /// every node; on the fast ones only from an iteration's root sampled node after node.
+    pub(super) path_known: bool,
+    /// Whether the search is IDDFS or IDA*, whose current path is shown.
+    pub(super) deepening: bool,
     pub(super) out_of_time: bool,
     /// The client went away: nothing more is sent.
     pub(super) gone: bool,
@@ -153,7 +161,7 @@ impl StreamWatcher<'_> {
     }
 
     pub(super) fn frame_data(&self, e: &Expand<'_, Board, u32>) -> serde_json::Value {
-        json!({
+        let mut data = json!({
             "n": self.expanded,
             "board": e.node().to_string(),
             "g": e.g(),
@@ -163,7 +171,51 @@ impl StreamWatcher<'_> {
             "closed": e.closed(),
             "skipped": self.skipped,
             "elapsed": self.started.elapsed().as_secs_f64(),
-        })
+        });
+        if let Some(path) = self.path_moves() {
+            data["path"] = json!(path);
+        }
+        data
+    }
+
+    /// IDDFS and IDA*: keeps the current path as the depth-first search goes, from the node
+    /// about to be expanded (the searches expand in depth-first order, so the node at depth
+    /// `g` hangs from the last one expanded at depth `g - 1`, which the generic engines also
+    /// name as its parent). Called at every node the watcher sees; `consecutive` says
+    /// whether it saw the one before (a fast search is seen only in glimpses, and its path
+    /// is known again only from an iteration's root).
+    pub(super) fn follow(&mut self, e: &Expand<'_, Board, u32>, consecutive: bool) {
+        if !self.deepening {
+            return;
+        }
+        let depth = e.g() as usize;
+        if depth == 0 {
+            self.path.clear();
+            self.path.push(e.node().clone());
+            self.path_known = true;
+            return;
+        }
+        self.path.truncate(depth);
+        let parent = self.path.last();
+        let hangs = consecutive
+            && self.path_known
+            && self.path.len() == depth
+            && e.parent().is_none_or(|p| Some(p) == parent)
+            && parent.is_some_and(|p| step(p, e.node()).is_some());
+        if hangs {
+            self.path.push(e.node().clone());
+        } else {
+            self.path.clear();
+            self.path_known = false;
+        }
+    }
+
+    /// The current path as moves from the start (tile directions, `RRDLU...`), when known.
+    pub(super) fn path_moves(&self) -> Option<String> {
+        if !self.deepening || !self.path_known || self.path.is_empty() {
+            return None;
+        }
+        self.path.windows(2).map(|w| step(&w[0], &w[1]).map(Move::letter)).collect()
     }
 
     /// At full speed, the last node expanded when its frame was skipped, so the page ends on
@@ -192,6 +244,10 @@ impl StreamWatcher<'_> {
             "elapsed": self.started.elapsed().as_secs_f64(),
             "recent": recent,
         });
+        let mut data = data;
+        if let Some(path) = self.path_moves() {
+            data["path"] = json!(path);
+        }
         self.skipped = 0;
         self.send(event("expand", &data));
     }
@@ -331,10 +387,12 @@ impl StreamWatcher<'_> {
     /// A node of a fast search, the `n`th expanded, that this watcher asked for.
     pub(super) fn sampled(&mut self, e: &Expand<'_, Board, u32>) -> Flow {
         let n = self.asked + 1;
-        if n != self.last_sample + 1 {
+        let consecutive = n == self.last_sample + 1;
+        if !consecutive {
             // Only consecutive nodes are the last few expanded.
             self.recent.clear();
         }
+        self.follow(e, consecutive);
         self.last_sample = n;
         self.frontier = e.open();
         self.closed = e.closed();
@@ -421,6 +479,7 @@ impl Observer<Board, u32> for StreamWatcher<'_> {
         if !self.take_turns() {
             return Flow::Stop;
         }
+        self.follow(e, true);
         self.frontier = e.open();
         self.closed = e.closed();
         let interval = self.session.interval();
@@ -464,4 +523,12 @@ impl Observer<Board, u32> for StreamWatcher<'_> {
         let data = json!({ "bound": e.bound(), "expanded": e.expanded() });
         if self.send(event("bound", &data)) { Flow::Continue } else { Flow::Stop }
     }
+}
+
+/// The move that takes `from` to `to`, when they are one move apart.
+fn step(from: &Board, to: &Board) -> Option<Move> {
+    let (fx, fy) = from.blank_xy();
+    let (tx, ty) = to.blank_xy();
+    let m = Move::from_blank_delta(tx as isize - fx as isize, ty as isize - fy as isize)?;
+    from.moved(m).filter(|b| b == to).map(|_| m)
 }

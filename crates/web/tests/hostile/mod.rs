@@ -141,7 +141,8 @@ async fn a_weight_of_a_million_was_taken_where_the_cli_caps_it_at_100() {
     let body = json!({"board": "8 6 7/2 5 4/3 0 1", "algorithm": "wastar", "weight": 1e6});
     let (status, _, value) = send(&state, post(body.to_string())).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
-    assert_eq!(value["error"], "weight must be a number from 1 to 100, got 1000000");
+    // The command line's words: `"1e6" is not a weight: expected a number from 1 to 100`.
+    assert_eq!(value["error"], "1000000 is not a weight: expected a number from 1 to 100");
     let query = "/api/search?board=8%206%207/2%205%204/3%200%201&algorithm=wastar&weight=101";
     let (status, _, value) = send(&state, Request::get(query).body(Body::empty()).unwrap()).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
@@ -175,4 +176,60 @@ async fn mode_hint_in_capitals_was_refused() {
     let body = json!({"board": "1 2 3/4 5 6/7 0 8", "mode": "hunt"});
     let (status, _, value) = send(&state, post(body.to_string())).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+}
+
+/// Sends `request` on a new connection; the answer's status line, its `content-type` and
+/// its body, once the server has closed the connection.
+async fn raw(addr: std::net::SocketAddr, request: &[u8]) -> (String, String, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    // A server that answers before the whole request is in may reset the rest: ignore it.
+    let _ = stream.write_all(request).await;
+    let answer = until_closed(&mut stream).await.expect("an answer and a close");
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head.lines().next().unwrap_or_default().to_string();
+    let content_type = head
+        .lines()
+        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-type: ").map(str::to_string))
+        .unwrap_or_default();
+    (status, content_type, body.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_that_are_not_http_were_answered_with_an_empty_body() {
+    let addr = server(Config::default()).await;
+    let long_target = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(70_000));
+    // More headers than hyper takes (100): a head too large, read whole (a head over the
+    // read buffer would be cut, and the unread rest reset the connection).
+    let headers: String = (0..120).map(|i| format!("X-H{i}: {i}\r\n")).collect();
+    let big_head = format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{headers}\r\n");
+    let cases: [(&[u8], &str); 5] = [
+        (b"HELLO THERE\r\n\r\n", "HTTP/1.1 400 Bad Request"),
+        (b"GET / HTTP/9.9\r\nHost: x\r\n\r\n", "HTTP/1.1 400 Bad Request"),
+        (b"GET /healthz HTTP/1.1\r\nBad Header Line\r\n\r\n", "HTTP/1.1 400 Bad Request"),
+        (long_target.as_bytes(), "HTTP/1.1 414 URI Too Long"),
+        (big_head.as_bytes(), "HTTP/1.1 431 Request Header Fields Too Large"),
+    ];
+    for (request, expected) in cases {
+        let (status, content_type, body) = raw(addr, request).await;
+        let shown = String::from_utf8_lossy(&request[..request.len().min(40)]);
+        assert_eq!(status, expected, "{shown}");
+        assert_eq!(content_type, "application/json", "{shown}");
+        let value: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+        assert!(value["error"].as_str().is_some_and(|e| !e.is_empty()), "{shown}: {body:?}");
+    }
+    // Pipelined after a good request, on the same connection: the answer to each.
+    let (status, _, rest) =
+        raw(addr, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nHELLO THERE\r\n\r\n").await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    let second = rest.split_once("HTTP/1.1 ").map(|(_, s)| s).unwrap_or_default();
+    assert!(second.starts_with("400 Bad Request"), "{rest}");
+    assert!(second.to_ascii_lowercase().contains("content-type: application/json"), "{rest}");
+    assert!(second.ends_with("\"}"), "{rest}");
+    // The app's own answers pass unchanged, on the same wrapped connections.
+    let (status, content_type, body) =
+        raw(addr, b"GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+    assert_eq!(status, "HTTP/1.1 404 Not Found");
+    assert_eq!(content_type, "application/json");
+    assert!(body.contains("\"error\""), "{body}");
+    assert_eq!(healthz(addr).await.as_deref(), Some("HTTP/1.1 200 OK"));
 }

@@ -17,7 +17,7 @@ use npuzzle_core::{Board, Moves, Size};
 use npuzzle_search::{Budget, Flow, Frontier, Stop};
 
 use super::closed::{Closed, NONE, Record, SCRATCH, Scratch, resident_bytes, trace};
-use super::{Engine, Node, Watch};
+use super::{Node, PackedEngine, Watch};
 use crate::solution::{Ended, Stats};
 
 /// The bucket of a node with cost `g` and heuristic `h`: buckets are ordered by `f = g + h`,
@@ -32,7 +32,7 @@ fn slot(g: u16, h: u8) -> usize {
 /// A* with a bucket queue from `start`. Returns the moves, or why it stopped; `watch` sees
 /// each new f layer (a proven lower bound) and the progress every 1024 expansions.
 pub(crate) fn astar(
-    e: &Engine,
+    e: &PackedEngine,
     start: Node,
     budget: &Budget<'_>,
     watch: &mut Watch<'_>,
@@ -53,7 +53,7 @@ pub(crate) fn astar(
 /// allocation and ran about 10% slower.
 #[inline(never)]
 fn search<const WIDE: bool>(
-    e: &Engine,
+    e: &PackedEngine,
     start: Node,
     budget: &Budget<'_>,
     watch: &mut Watch<'_>,
@@ -206,11 +206,11 @@ mod tests {
     use crate::heuristic::HeuristicKind;
 
     type Search =
-        fn(&Engine, Node, &Budget<'_>, &mut Watch<'_>, &mut Stats) -> Result<Moves, Ended>;
+        fn(&PackedEngine, Node, &Budget<'_>, &mut Watch<'_>, &mut Stats) -> Result<Moves, Ended>;
 
     fn run(
         search: Search,
-        e: &Engine,
+        e: &PackedEngine,
         b: &npuzzle_core::Board,
         limits: &Limits,
     ) -> Result<Moves, Ended> {
@@ -228,7 +228,7 @@ mod tests {
                 let g = goal.board(Size::new(w, h).unwrap()).unwrap();
                 let table = ExactTable::build(&g).unwrap();
                 for kind in HeuristicKind::ALL {
-                    let e = Engine::new(&g, Some(kind));
+                    let e = PackedEngine::new(&g, Some(kind));
                     for _ in 0..30 {
                         let b = s.solvable(&g);
                         let want = usize::from(table.distance(&b).unwrap());
@@ -249,7 +249,7 @@ mod tests {
     fn limits_stop_every_search() {
         let g = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
         let b = Scrambler::new(4).solvable(&g);
-        let e = Engine::new(&g, Some(HeuristicKind::Manhattan));
+        let e = PackedEngine::new(&g, Some(HeuristicKind::Manhattan));
         let nodes = Limits { max_nodes: Some(500), ..Limits::default() };
         let memory = Limits { max_memory: Some(1 << 20), ..Limits::default() };
         let late = Limits { deadline: Some(Instant::now()), ..Limits::default() };

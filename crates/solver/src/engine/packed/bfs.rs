@@ -5,13 +5,13 @@ use npuzzle_core::{Board, Moves, Size};
 use npuzzle_search::{Budget, Flow, Frontier, Stop};
 
 use super::closed::{NONE, Record, SCRATCH, Scratch, resident_bytes, trace};
-use super::{Engine, Node, Watch};
+use super::{Node, PackedEngine, Watch};
 use crate::solution::{Ended, Stats};
 
 /// Breadth-first search from `start` (FIFO over packed positions). Returns the moves, or why
 /// it stopped.
 pub(crate) fn bfs(
-    e: &Engine,
+    e: &PackedEngine,
     start: Node,
     budget: &Budget<'_>,
     watch: &mut Watch<'_>,

@@ -16,12 +16,12 @@
 use npuzzle_core::{Move, Moves};
 use npuzzle_search::{Budget, Flow, Stop};
 
-use super::{Engine, Node, TERMS_LEN, Watch};
+use super::{Node, PackedEngine, TERMS_LEN, Watch};
 use crate::solution::{Ended, Stats};
 
 /// The search's state, shared by every `dfs` instance.
 struct Ida<'a, 'b, 'w> {
-    /// The engine's line terms: rows first, then columns (see [`Engine::terms`]).
+    /// The engine's line terms: rows first, then columns (see [`PackedEngine::terms`]).
     terms: &'a [u8; TERMS_LEN],
     has_cols: bool,
     goal_rows: u64,
@@ -293,7 +293,7 @@ fn root_blind<const W: usize, const H: usize>(s: &mut Ida<'_, '_, '_>, start: &N
 /// `watch` sees each new bound (and keeps the last as the proven lower bound) and the
 /// progress every 1024 expansions.
 pub(crate) fn idastar(
-    e: &Engine,
+    e: &PackedEngine,
     start: Node,
     budget: &Budget<'_>,
     watch: &mut Watch<'_>,
@@ -384,7 +384,7 @@ mod tests {
             let g = crate::relabel::Relabel::new(&g).goal().clone();
             let map = GoalMap::new(&g);
             for kind in HeuristicKind::ALL {
-                let e = Engine::new(&g, Some(kind));
+                let e = PackedEngine::new(&g, Some(kind));
                 let (terms, has_cols) = e.terms();
                 for _ in 0..20 {
                     let mut board = s.solvable(&g);
@@ -430,7 +430,7 @@ mod tests {
             }
         }
         let g = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
-        let e = Engine::new(&g, Some(HeuristicKind::Manhattan));
+        let e = PackedEngine::new(&g, Some(HeuristicKind::Manhattan));
         let b = Scrambler::new(3).walk(&g, 40).0;
         let start = e.pack(&b);
         let mut seen = crate::sample::Unsampled(Bounds(Vec::new()));

@@ -110,7 +110,7 @@ impl Hash for Node {
 }
 
 /// Line tables and move tables for one (size, goal, heuristic).
-pub(crate) struct Engine {
+pub(crate) struct PackedEngine {
     /// The board's size.
     size: Size,
     pub(crate) width: usize,
@@ -123,7 +123,7 @@ pub(crate) struct Engine {
     col_base: usize,
     /// Linear conflict only: the conflict term (twice the tiles to remove) of every line
     /// and contents, rows from 0 (`r << (4 * width)`), columns from `height << (4 *
-    /// width)` (`c << (4 * height)` past that), then a block of zeros (see [`Step::line`]).
+    /// width)` (`c << (4 * height)` past that), then a block of zeros (see [`LineStep::line`]).
     conflicts: Box<[u8]>,
     /// Whether the heuristic has column terms (linear conflict does).
     has_cols: bool,
@@ -135,7 +135,7 @@ pub(crate) struct Engine {
     /// Column-major index of each row-major cell.
     pub(crate) col_index: [u8; 16],
     /// For each cell and move, what the move changes (so the hot loops never divide).
-    pub(crate) steps: [[Step; 4]; 16],
+    pub(crate) steps: [[LineStep; 4]; 16],
     /// For each blank cell and last move (4: none), the moves worth trying: the legal ones
     /// except the last move's inverse, as `(count, moves)`. One short loop instead of a
     /// legality test and an inverse test per move.
@@ -145,7 +145,7 @@ pub(crate) struct Engine {
 /// What one move from one blank cell changes, precomputed so that the hot loops only shift,
 /// mask and load.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Step {
+pub(crate) struct LineStep {
     /// The cell the blank moves to (`u8::MAX`: the move is illegal).
     pub(crate) to: u8,
     /// Bit offsets of the moving tile in the row-major word, before and after the move.
@@ -161,7 +161,7 @@ pub(crate) struct Step {
     /// the whole change of h.
     delta: [i8; 16],
     /// Linear conflict: `line[t]` is the one line whose conflicts can change when tile `t`
-    /// moves, as `shift << 24 | offset` into `Engine::conflicts` (the row-major word for a
+    /// moves, as `shift << 24 | offset` into `PackedEngine::conflicts` (the row-major word for a
     /// vertical move, the column-major word for a horizontal one). A vertical move takes
     /// the tile from one row to another, and only the row it belongs to (if it is one of
     /// the two) has conflicts involving it; likewise columns. When neither line is the
@@ -169,7 +169,7 @@ pub(crate) struct Step {
     line: [u32; 16],
 }
 
-/// The length of [`Engine::terms`]: room for the row and column tables of every shape up to
+/// The length of [`PackedEngine::terms`]: room for the row and column tables of every shape up to
 /// 4x4 (at most 4 rows and 4 columns of 16^4 contents), so that code compiled for one shape
 /// indexes a fixed-size array with indices the compiler can bound, and needs no checks.
 pub(crate) const TERMS_LEN: usize = 8 << 16;
@@ -179,11 +179,11 @@ pub(crate) fn fits(width: usize, height: usize) -> bool {
     width <= 4 && height <= 4
 }
 
-impl Engine {
+impl PackedEngine {
     /// The engine for `goal` and `kind` (`None`: blind, h is always 0). The
     /// [`crate::Solver`] keeps one per (shape, blank cell of the goal, heuristic): with the
     /// tiles relabelled, that is all the tables depend on.
-    pub(crate) fn new(goal: &Board, kind: Option<HeuristicKind>) -> Engine {
+    pub(crate) fn new(goal: &Board, kind: Option<HeuristicKind>) -> PackedEngine {
         let (width, height) = (goal.width(), goal.height());
         debug_assert!(fits(width, height));
         let map = GoalMap::new(goal);
@@ -264,7 +264,7 @@ impl Engine {
                 }
             }
         }
-        let mut steps = [[Step { to: u8::MAX, ..Step::default() }; 4]; 16];
+        let mut steps = [[LineStep { to: u8::MAX, ..LineStep::default() }; 4]; 16];
         for b in 0..cells {
             for k in 0..4 {
                 let to = neighbours[b][k];
@@ -308,7 +308,7 @@ impl Engine {
                         ) => after as i8 - before as i8,
                     };
                 }
-                steps[b][k] = Step {
+                steps[b][k] = LineStep {
                     to: to as u8,
                     row_from: (4 * to) as u8,
                     row_to: (4 * b) as u8,
@@ -346,7 +346,7 @@ impl Engine {
                 }
             }
         }
-        let mut engine = Engine {
+        let mut engine = PackedEngine {
             steps,
             next,
             width,
@@ -447,7 +447,7 @@ impl Engine {
     /// up before and after. (The shape-compiled IDA* in [`idastar`] updates h differently,
     /// from the whole terms of the two rows or columns the move touches.)
     #[inline(always)]
-    pub(crate) fn child(&self, node: &Node, st: &Step) -> Node {
+    pub(crate) fn child(&self, node: &Node, st: &LineStep) -> Node {
         // The blank's nibble is 0, so swapping it with the tile's is two xors per word.
         let t = (node.rows >> st.row_from) & 0xF;
         let rows = node.rows ^ (t << st.row_from) ^ (t << st.row_to);
@@ -495,7 +495,7 @@ mod tests {
                 let g = goal.board(Size::new(w, h).unwrap()).unwrap();
                 let map = GoalMap::new(&g);
                 for kind in HeuristicKind::ALL {
-                    let e = Engine::new(&g, Some(kind));
+                    let e = PackedEngine::new(&g, Some(kind));
                     for _ in 0..50 {
                         let b = s.solvable(&g);
                         let node = e.pack(&b);

@@ -43,6 +43,7 @@ use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
 
+use crate::engine::lookup::{Entries, moved};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::rank::{Suffixes, subset_rank};
 use crate::heuristic::pdb::{Database, Encoding, Geometry, index_of};
@@ -85,7 +86,7 @@ pub(crate) struct Node {
 }
 
 /// The precomputed tables of one database.
-pub(crate) struct Engine<'a> {
+pub(crate) struct PdbEngine<'a> {
     db: &'a Database,
     cells: usize,
     /// For each blank cell and last move (4: none): the moves to try, as (move, cell).
@@ -116,15 +117,14 @@ pub(crate) struct Engine<'a> {
 }
 
 struct TableRef<'a> {
-    bytes: &'a [u8],
-    nibble: bool,
+    entries: Entries<'a>,
     orders: u32,
     /// Tiles in the group.
     k: u8,
 }
 
-impl<'a> Engine<'a> {
-    pub(crate) fn new(db: &'a Database) -> Result<Engine<'a>, SearchError> {
+impl<'a> PdbEngine<'a> {
+    pub(crate) fn new(db: &'a Database) -> Result<PdbEngine<'a>, SearchError> {
         let size = db.size();
         let (w, h) = (size.width(), size.height());
         let cells = w * h;
@@ -182,8 +182,10 @@ impl<'a> Engine<'a> {
             .map(|t| {
                 let info = &db.tables()[t];
                 TableRef {
-                    bytes: db.table_bytes(t),
-                    nibble: info.encoding == Encoding::Nibble,
+                    entries: Entries {
+                        bytes: db.table_bytes(t),
+                        nibble: info.encoding == Encoding::Nibble,
+                    },
                     orders: info.orders as u32,
                     k: info.tiles.len() as u8,
                 }
@@ -203,7 +205,7 @@ impl<'a> Engine<'a> {
                 full_dist[t * 32 + c] = geometry.distance(c, usize::from(goal_pos[t])) as u8;
             }
         }
-        Ok(Engine {
+        Ok(PdbEngine {
             db,
             cells,
             next,
@@ -332,7 +334,7 @@ impl<'a> Engine<'a> {
         h.max(self.dual_side(&mboard, usize::from(self.mcell[blank])))
     }
 
-    /// [`Engine::dual_h`] for one side.
+    /// [`PdbEngine::dual_h`] for one side.
     #[inline]
     fn dual_side(&self, board: &[u8; 32], blank: usize) -> u32 {
         if self.any_zone & (1 << blank) == 0 {
@@ -364,12 +366,7 @@ impl<'a> Engine<'a> {
 
     #[inline(always)]
     fn lookup(&self, t: usize, index: u64) -> u8 {
-        let table = &self.tables[t];
-        if table.nibble {
-            (table.bytes[(index >> 1) as usize] >> ((index & 1) << 2)) & 15
-        } else {
-            table.bytes[index as usize]
-        }
+        self.tables[t].entries.get(index)
     }
 
     /// Moves the tile of group `g` (state `group`) from cell `from` to cell `to`: the new
@@ -386,10 +383,8 @@ impl<'a> Engine<'a> {
     #[inline(always)]
     fn locate(&self, gi: usize, group: Group, from: u32, to: u32) -> (Group, u64) {
         let table = &self.tables[gi];
-        let mask = group.mask ^ (1 << from) ^ (1 << to);
-        let i = (group.mask & ((1 << from) - 1)).count_ones();
-        let j = (mask & ((1 << to) - 1)).count_ones();
-        let order = self.suffixes.shift(usize::from(table.k), i as usize, j as usize, group.order);
+        let (mask, i, j) = moved(group.mask, from, to);
+        let order = self.suffixes.shift(usize::from(table.k), i, j, group.order);
         let index = u64::from(subset_rank(mask)) * u64::from(table.orders) + u64::from(order);
         (Group { mask, order, value: 0 }, index)
     }
@@ -397,25 +392,7 @@ impl<'a> Engine<'a> {
     /// Asks for the cache line of entry `index` of table `t` (a hint; never faults).
     #[inline(always)]
     fn prefetch(&self, t: usize, index: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let table = &self.tables[t];
-            let byte = if table.nibble { index >> 1 } else { index } as usize;
-            if let Some(p) = table.bytes.get(byte) {
-                // SAFETY: `_mm_prefetch` is unsafe only because it is a `target_feature(sse)`
-                // function; SSE is part of the x86_64 baseline, and a prefetch is a hint that
-                // never faults, here on a pointer into the table anyway. Measured on Korf's 100
-                // with 7-8 (CPU seconds, busy machine): 0.77 s without, 0.72 s with.
-                #[expect(unsafe_code, reason = "a cache hint; see the SAFETY note")]
-                unsafe {
-                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                        std::ptr::from_ref(p).cast::<i8>(),
-                    );
-                }
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (t, index);
+        self.tables[t].entries.prefetch(index);
     }
 }
 
@@ -448,7 +425,7 @@ struct Kid {
 
 /// What one depth-first pass counts and where it stops.
 pub(crate) struct Pass<'e, 'a> {
-    engine: &'e Engine<'a>,
+    engine: &'e PdbEngine<'a>,
     pub(crate) bound: u32,
     /// The smallest bound seen above the threshold.
     pub(crate) next_bound: u32,
@@ -510,15 +487,15 @@ pub(crate) trait Tick {
 
 /// What the threads of a parallel search report, from any of them (the caller relays it to
 /// its watcher on its own thread).
-pub(crate) enum Report {
+pub(crate) enum ThreadReport {
     /// Every path shorter than this has been searched: a proven lower bound.
     Bound(u32),
     /// Expansions and generations so far, in all.
     Progress(u64, u64),
 }
 
-/// Where the threads of a parallel search send their [`Report`]s.
-pub(crate) type Sink<'a> = &'a (dyn Fn(Report) + Sync);
+/// Where the threads of a parallel search send their [`ThreadReport`]s.
+pub(crate) type Sink<'a> = &'a (dyn Fn(ThreadReport) + Sync);
 
 impl Tick for () {}
 
@@ -544,7 +521,7 @@ const CHECK_EVERY: u64 = 1 << 14;
 
 impl<'e, 'a> Pass<'e, 'a> {
     pub(crate) fn new(
-        engine: &'e Engine<'a>,
+        engine: &'e PdbEngine<'a>,
         bound: u32,
         watch: &'e Watch<'e>,
         every: u64,
@@ -600,7 +577,7 @@ impl<'e, 'a> Pass<'e, 'a> {
                     again = true;
                 }
             } else if let Some(sink) = w.sink {
-                sink(Report::Progress(total, made));
+                sink(ThreadReport::Progress(total, made));
             }
         }
         // After a node was shown, the next one is asked about too; a node limit is checked
@@ -811,7 +788,7 @@ pub(crate) fn solve_ticked(
     if board.size() != db.size() {
         return Err(SearchError::Mismatch);
     }
-    let mut engine = Engine::new(db)?;
+    let mut engine = PdbEngine::new(db)?;
     engine.dual = dual;
     let goal = db.goal();
     let parity = Parity::of(board, goal);
@@ -868,7 +845,7 @@ pub(crate) fn solve_ticked(
 /// IDA* on one thread; `proven` ends as the largest bound every path below was searched
 /// within (a lower bound on the answer).
 fn sequential(
-    engine: &Engine<'_>,
+    engine: &PdbEngine<'_>,
     root: &Node,
     watch: &Watch<'_>,
     stats: &mut Stats,

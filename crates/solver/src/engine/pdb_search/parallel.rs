@@ -30,8 +30,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::thread;
 
-use super::Report;
-use super::{Engine, Node, Pass, Watch};
+use super::ThreadReport;
+use super::{Node, Pass, PdbEngine, Watch};
 use crate::pruning::FORBIDDEN;
 use crate::solution::Stats;
 
@@ -76,7 +76,12 @@ struct Shared {
 /// The frontier of `root` at the first depth with at least `want` nodes (at most `h0`, so
 /// that no path to the goal ends above it, and at most [`MAX_DEPTH`]), each node with the
 /// bounds the sequential search would give it.
-fn frontier(engine: &Engine<'_>, root: &Node, want: usize, stats: &mut Stats) -> (Vec<Start>, u32) {
+fn frontier(
+    engine: &PdbEngine<'_>,
+    root: &Node,
+    want: usize,
+    stats: &mut Stats,
+) -> (Vec<Start>, u32) {
     let h0 = engine.h(root);
     let mut level = vec![Start { node: *root, h: h0, cap: h0, state: 0, path: [0; MAX_DEPTH] }];
     let mut depth = 0u32;
@@ -116,7 +121,7 @@ fn frontier(engine: &Engine<'_>, root: &Node, want: usize, stats: &mut Stats) ->
 }
 
 pub(crate) fn search(
-    engine: &Engine<'_>,
+    engine: &PdbEngine<'_>,
     root: &Node,
     watch: &Watch<'_>,
     threads: usize,
@@ -151,7 +156,7 @@ pub(crate) fn search(
                 if shared.proven.fetch_max(least, Relaxed) < least
                     && let Some(sink) = watch.sink
                 {
-                    sink(Report::Bound(h0 + 2 * least));
+                    sink(ThreadReport::Bound(h0 + 2 * least));
                 }
             }
             let bound = h0 + 2 * k;

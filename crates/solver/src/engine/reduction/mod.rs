@@ -64,7 +64,7 @@ use thiserror::Error;
 use peephole::Effort;
 use reduce::{Failure, GoalInfo, Strategy};
 
-use crate::tables::Tables;
+use crate::tables::SolverTables;
 use rng::SplitMix;
 
 /// Why the reduction solver returned no solution.
@@ -219,7 +219,7 @@ pub fn solve(board: &Board, goal: &Board) -> Result<Moves, ReductionError> {
 
 /// [`solve`] with the tables of a [`crate::Solver`].
 pub(crate) fn solve_in(
-    tables: &Arc<Tables>,
+    tables: &Arc<SolverTables>,
     board: &Board,
     goal: &Board,
 ) -> Result<Moves, ReductionError> {
@@ -233,7 +233,7 @@ pub(crate) fn solve_in(
 /// the reduction itself; when it runs out during the clean-up, the answer is returned as
 /// far as it was cleaned up (every step of the clean-up keeps a valid solution).
 pub(crate) fn solve_within(
-    tables: &Arc<Tables>,
+    tables: &Arc<SolverTables>,
     board: &Board,
     goal: &Board,
     budget: &Budget,
@@ -295,7 +295,7 @@ pub fn solve_anytime(
 
 /// [`solve_anytime`] with the tables of a [`crate::Solver`].
 pub(crate) fn solve_anytime_in(
-    tables: &Arc<Tables>,
+    tables: &Arc<SolverTables>,
     board: &Board,
     goal: &Board,
     budget: Budget,
@@ -398,7 +398,8 @@ mod tests {
         start.apply_all(&detour).unwrap();
         let mut moves = detour.0.clone();
         moves.extend(detour.0.iter().copied());
-        let out = peephole::optimise(&start, moves, Effort::HEAVY, &Tables::default(), &|| false);
+        let out =
+            peephole::optimise(&start, moves, Effort::HEAVY, &SolverTables::default(), &|| false);
         assert!(out.is_empty(), "{}", Moves(out));
     }
 

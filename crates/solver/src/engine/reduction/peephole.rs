@@ -13,7 +13,7 @@
 use npuzzle_core::{Board, Move, Size};
 
 use crate::relabel::canonical_tiles;
-use crate::tables::Tables;
+use crate::tables::SolverTables;
 
 /// Drops every move that is immediately undone.
 pub(super) fn cancel(moves: &mut Vec<Move>) {
@@ -60,7 +60,7 @@ pub(super) fn optimise(
     start: &Board,
     mut moves: Vec<Move>,
     effort: Effort,
-    tables: &Tables,
+    tables: &SolverTables,
     interrupted: &dyn Fn() -> bool,
 ) -> Vec<Move> {
     let (w, h) = (start.width(), start.height());
@@ -108,7 +108,7 @@ fn window_pass(
     moves: &[Move],
     shape: (usize, usize),
     min_run: usize,
-    tables: &Tables,
+    tables: &SolverTables,
     interrupted: &dyn Fn() -> bool,
 ) -> Option<Vec<Move>> {
     let (w, h) = (start.width(), start.height());
@@ -218,7 +218,7 @@ fn improve(
     after: &Window,
     from: usize,
     to: usize,
-    tables: &Tables,
+    tables: &SolverTables,
 ) -> Option<Candidate> {
     let (sw, sh) = shape;
     let k = sw * sh;

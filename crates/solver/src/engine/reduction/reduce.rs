@@ -8,7 +8,7 @@ use npuzzle_core::{Board, Move, Size};
 use super::grid::{Grid, Scratch, Stuck, dist};
 use super::rng::SplitMix;
 use crate::relabel::canonical_tiles;
-use crate::tables::Tables;
+use crate::tables::SolverTables;
 
 /// A side of the unsolved region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,11 +75,11 @@ pub(super) struct GoalInfo {
     /// Goal cell of each tile.
     pos: Arc<[u32]>,
     /// Where the exact tables of the finishing region come from.
-    pub(super) tables: Arc<Tables>,
+    pub(super) tables: Arc<SolverTables>,
 }
 
 impl GoalInfo {
-    pub(super) fn new(goal: &Board, tables: Arc<Tables>) -> GoalInfo {
+    pub(super) fn new(goal: &Board, tables: Arc<SolverTables>) -> GoalInfo {
         GoalInfo {
             cells: goal.tiles().to_vec(),
             pos: goal.positions().iter().map(|&p| p as u32).collect(),

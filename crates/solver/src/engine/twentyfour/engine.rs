@@ -9,6 +9,7 @@ use npuzzle_core::{Board, Move};
 
 use super::tables::{MAX_LOOKUPS, Tables};
 use super::{Progress, ProgressFn};
+use crate::engine::lookup::{Entries, moved};
 use crate::heuristic::pdb::Encoding;
 use crate::heuristic::pdb::rank::{Shifts, binomial};
 use crate::options::Limits;
@@ -81,14 +82,13 @@ pub(crate) struct Node {
 }
 
 struct TableRef<'a> {
-    bytes: &'a [u8],
-    nibble: bool,
+    entries: Entries<'a>,
     orders: u32,
     shifts: &'static Shifts,
 }
 
 /// The precomputed tables of one search.
-pub(crate) struct Engine<'a> {
+pub(crate) struct KorfEngine<'a> {
     /// For each blank cell: the legal moves as (move, cell the blank goes to).
     moves: Vec<[(u8, u8); 4]>,
     moves_len: Vec<u8>,
@@ -106,8 +106,8 @@ pub(crate) struct Engine<'a> {
     colex: &'static Colex,
 }
 
-impl<'a> Engine<'a> {
-    pub(crate) fn new(tables: &'a Tables, pruner: &'a Pruner) -> Engine<'a> {
+impl<'a> KorfEngine<'a> {
+    pub(crate) fn new(tables: &'a Tables, pruner: &'a Pruner) -> KorfEngine<'a> {
         let goal = tables.goal();
         let size = goal.size();
         let (w, h) = (size.width(), size.height());
@@ -156,14 +156,16 @@ impl<'a> Engine<'a> {
             .map(|l| {
                 let info = &base.tables()[l.table];
                 TableRef {
-                    bytes: base.table_bytes(l.table),
-                    nibble: info.encoding == Encoding::Nibble,
+                    entries: Entries {
+                        bytes: base.table_bytes(l.table),
+                        nibble: info.encoding == Encoding::Nibble,
+                    },
                     orders: info.orders as u32,
                     shifts: Shifts::get(info.tiles.len()),
                 }
             })
             .collect();
-        Engine {
+        KorfEngine {
             moves,
             moves_len,
             dist,
@@ -262,12 +264,7 @@ impl<'a> Engine<'a> {
 
     #[inline(always)]
     fn read(&self, li: usize, index: u64) -> u8 {
-        let t = &self.tables[li];
-        if t.nibble {
-            (t.bytes[(index >> 1) as usize] >> ((index & 1) << 2)) & 15
-        } else {
-            t.bytes[index as usize]
-        }
+        self.tables[li].entries.get(index)
     }
 
     /// Lookup `li`'s state after its tile moves from cell `from` to cell `to` (cells of the
@@ -277,14 +274,9 @@ impl<'a> Engine<'a> {
         let map = &self.cell[li];
         let (from, to) = (u32::from(map[from]), u32::from(map[to]));
         let t = &self.tables[li];
-        let mask = slot.mask ^ (1 << from) ^ (1 << to);
-        let i = (slot.mask & ((1 << from) - 1)).count_ones();
-        let j = (mask & ((1 << to) - 1)).count_ones();
-        let order = if i == j {
-            slot.order
-        } else {
-            t.shifts.shift(i as usize, j as usize, u32::from(slot.order)) as u16
-        };
+        let (mask, i, j) = moved(slot.mask, from, to);
+        let order =
+            if i == j { slot.order } else { t.shifts.shift(i, j, u32::from(slot.order)) as u16 };
         let index = u64::from(self.colex.rank(mask)) * u64::from(t.orders) + u64::from(order);
         (Slot { mask, order, value: 0 }, index)
     }
@@ -292,26 +284,7 @@ impl<'a> Engine<'a> {
     /// Asks for the cache line of entry `index` of lookup `li` (a hint; never faults).
     #[inline(always)]
     fn prefetch(&self, li: usize, index: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let t = &self.tables[li];
-            let byte = if t.nibble { index >> 1 } else { index } as usize;
-            if let Some(p) = t.bytes.get(byte) {
-                // SAFETY: `_mm_prefetch` is unsafe only because it is a `target_feature(sse)`
-                // function; SSE is part of the x86_64 baseline, and a prefetch is a hint that
-                // never faults, here on a pointer into the table anyway. The tables are
-                // 64 MB each and read at random: without the hint, the children's misses
-                // queue one after the other.
-                #[expect(unsafe_code, reason = "a cache hint; see the SAFETY note")]
-                unsafe {
-                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                        std::ptr::from_ref(p).cast::<i8>(),
-                    );
-                }
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (li, index);
+        self.tables[li].entries.prefetch(index);
     }
 }
 
@@ -379,7 +352,7 @@ struct Kid {
 
 /// One depth-first pass to a threshold.
 pub(crate) struct Pass<'e, 'a> {
-    engine: &'e Engine<'a>,
+    engine: &'e KorfEngine<'a>,
     pub(crate) bound: u32,
     /// The smallest bound seen above the threshold.
     pub(crate) next_bound: u32,
@@ -397,7 +370,11 @@ pub(crate) struct Pass<'e, 'a> {
 }
 
 impl<'e, 'a> Pass<'e, 'a> {
-    pub(crate) fn new(engine: &'e Engine<'a>, bound: u32, watch: &'e Watch<'e>) -> Pass<'e, 'a> {
+    pub(crate) fn new(
+        engine: &'e KorfEngine<'a>,
+        bound: u32,
+        watch: &'e Watch<'e>,
+    ) -> Pass<'e, 'a> {
         Pass {
             engine,
             bound,

@@ -45,7 +45,7 @@ use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Limits};
 use crate::pruning::{FORBIDDEN, Pruner};
 use crate::solution::{Limit, Reason, Solution, Status};
-use engine::{Engine, Node, Pass, Watch};
+use engine::{KorfEngine, Node, Pass, Watch};
 
 /// The pruning machine's default string length: 2x2 circles and the longer duplicates found
 /// up to this many moves. Measured on the 24-puzzle in the README's benchmark section.
@@ -137,7 +137,7 @@ pub fn solve(
         return Ok(solution);
     }
     let pruner = Pruner::shared(config.pruning);
-    let engine = Engine::new(tables, pruner);
+    let engine = KorfEngine::new(tables, pruner);
     let root = engine.root(tables, board);
     let watch = Watch {
         limits,
@@ -184,7 +184,12 @@ pub fn solve(
 /// No bound passes this (the longest 5x5 solutions are about 150 moves; paths are `u8`-indexed).
 const MAX_BOUND: u32 = 250;
 
-fn sequential(engine: &Engine<'_>, root: &Node, watch: &Watch<'_>, start: u16) -> Option<Vec<u8>> {
+fn sequential(
+    engine: &KorfEngine<'_>,
+    root: &Node,
+    watch: &Watch<'_>,
+    start: u16,
+) -> Option<Vec<u8>> {
     let mut bound = engine.h(root);
     loop {
         watch.bound.store(bound, Relaxed);
@@ -217,7 +222,7 @@ struct Start {
 }
 
 fn parallel(
-    engine: &Engine<'_>,
+    engine: &KorfEngine<'_>,
     root: &Node,
     watch: &Watch<'_>,
     threads: usize,

@@ -1,13 +1,27 @@
-//! Running one [`Step`] of a plan on the engine that fits the board: the exact table, the
-//! packed engines (both sides at most 4), the general engine, or the reduction solver.
+//! The one run loop: [`solve`] executes a request's [`Plan`](crate::plan::Plan), step by
+//! step, with its fallbacks, on the engine each step names. This module runs the steps on
+//! the solver's own engines (the exact table, the packed engines for boards of both sides at
+//! most 4, the general engine, the reduction solver, the near-optimal engine); [`tables`]
+//! runs the steps over pattern databases, Korf & Felner's tables and walking distance.
 //!
-//! Boards and goals here are already relabelled (see [`crate::relabel`]) and known to be
-//! solvable (the table step answers solvability itself).
+//! The own engines work on boards and goals relabelled to the goal's canonical numbering
+//! (see [`crate::relabel`]) and known to be solvable (the table step answers solvability
+//! itself); the steps over tables work on the caller's board and goal.
+
+pub(crate) mod tables;
 
 use std::time::{Duration, Instant};
 
 use npuzzle_core::{Board, Moves, Parity};
-use npuzzle_search::{self as search, Observer, Outcome, Report, Stop};
+use npuzzle_search::{self as search, Begin, Finish, Flow, Observer, Outcome, Report, Stop};
+
+use crate::Solver;
+use crate::error::SolveError;
+use crate::options::Options;
+use crate::plan::Resources;
+use crate::relabel::{Relabel, is_canonical};
+use crate::sample::{Renamed, Sampler};
+use crate::watch::Nodes;
 
 use crate::engine::boards::{AsBoards, Bounds};
 use crate::engine::general;
@@ -15,9 +29,9 @@ use crate::engine::packed::{self, Watch};
 use crate::engine::reduction;
 use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Limits};
-use crate::plan::{SearchAlgorithm, Step};
+use crate::plan::{self, SearchAlgorithm, Step};
 use crate::solution::{Ended, Limit, Note, Reason, Solution, Stats, Status};
-use crate::tables::Tables;
+use crate::tables::SolverTables;
 
 /// Bytes the reduction solver holds per unit of the board's Manhattan bound: its answers are
 /// about 2.5 times the bound long, at about 8 bytes per move with the clean-up's copies
@@ -37,7 +51,7 @@ fn reduction_bytes(bound: u64, cells: usize) -> usize {
 /// What every step needs: where tables come from, the (relabelled) board and goal, the
 /// caller's limits and the clock of the whole solve.
 pub(crate) struct Task<'a> {
-    pub(crate) tables: &'a std::sync::Arc<Tables>,
+    pub(crate) tables: &'a std::sync::Arc<SolverTables>,
     pub(crate) board: &'a Board,
     pub(crate) goal: &'a Board,
     pub(crate) limits: &'a Limits,
@@ -46,7 +60,7 @@ pub(crate) struct Task<'a> {
 
 /// A step's answer, and whether it stopped on the step's own time budget (so the plan may
 /// go on) rather than on the caller's limits.
-pub(crate) struct Answer {
+pub(crate) struct StepAnswer {
     pub(crate) solution: Solution,
     pub(crate) out_of_budget: bool,
 }
@@ -71,11 +85,36 @@ impl Task<'_> {
 
     /// Runs `step` on the fast engines, showing `observer` the node-free events (bounds and
     /// progress) of the packed engines.
-    pub(crate) fn run(&self, step: &Step, observer: &mut dyn crate::Sampler) -> Answer {
+    pub(crate) fn run(&self, step: &Step, observer: &mut dyn crate::Sampler) -> StepAnswer {
         match *step {
             Step::Table => self.answer(self.table()),
+            // The run loop runs the steps over tables (see `tables`); this is what runs in
+            // their place when their tables cannot be had: their search with linear conflict.
+            Step::TwentyFour => {
+                let heuristic = Some(HeuristicKind::LinearConflict);
+                let algorithm = SearchAlgorithm::IdaStar;
+                self.run(
+                    &Step::Search { algorithm, heuristic, weight: 1.0, budget: None },
+                    observer,
+                )
+            }
+            Step::Pdb { algorithm, weight, budget }
+            | Step::WalkingDistance { algorithm, weight, budget } => {
+                let heuristic = Some(HeuristicKind::LinearConflict);
+                self.run(&Step::Search { algorithm, heuristic, weight, budget }, observer)
+            }
             Step::Reduction { improve } => self.answer(self.reduction(improve)),
-            Step::Near { improve } => self.answer(self.near(improve)),
+            Step::Near { improve, budget } => {
+                let timeout = match (self.limits.timeout, budget) {
+                    (Some(t), Some(b)) => Some(t.min(b)),
+                    (t, b) => t.or(b),
+                };
+                let solution = self.near(improve, timeout);
+                let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
+                    && budget.is_some_and(|b| self.limits.timeout.is_none_or(|t| b < t))
+                    && !self.cancelled();
+                StepAnswer { solution, out_of_budget }
+            }
             Step::Search { algorithm, heuristic, weight, budget } => {
                 let timeout = match (self.limits.timeout, budget) {
                     (Some(t), Some(b)) => Some(t.min(b)),
@@ -86,13 +125,13 @@ impl Task<'_> {
                 let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
                     && budget.is_some_and(|b| self.limits.timeout.is_none_or(|t| b < t))
                     && !self.cancelled();
-                Answer { solution, out_of_budget }
+                StepAnswer { solution, out_of_budget }
             }
         }
     }
 
-    fn answer(&self, solution: Solution) -> Answer {
-        Answer { solution, out_of_budget: false }
+    fn answer(&self, solution: Solution) -> StepAnswer {
+        StepAnswer { solution, out_of_budget: false }
     }
 
     fn cancelled(&self) -> bool {
@@ -244,7 +283,7 @@ impl Task<'_> {
     /// The near-optimal engine ([`crate::engine::near`]); with `improve` (and a timeout), its
     /// anytime mode until the timeout. A cancelled or timed-out anytime run answers with its
     /// best answer so far.
-    fn near(&self, improve: bool) -> Solution {
+    fn near(&self, improve: bool, timeout: Option<Duration>) -> Solution {
         use crate::engine::near::{NearError, Settings};
         let base = Solution {
             status: Status::Solved,
@@ -257,7 +296,7 @@ impl Task<'_> {
             reason: None,
             notes: Vec::new(),
         };
-        let mut budget = match self.deadline(self.limits.timeout) {
+        let mut budget = match self.deadline(timeout) {
             Some(deadline) => reduction::Budget::until(deadline),
             None => reduction::Budget::for_duration(Duration::MAX),
         };
@@ -266,7 +305,7 @@ impl Task<'_> {
         }
         let settings = Settings {
             budget,
-            anytime: improve && self.limits.timeout.is_some(),
+            anytime: improve && timeout.is_some(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_memory: self.limits.max_memory,
             max_nodes: self.limits.max_nodes,
@@ -312,11 +351,11 @@ impl Task<'_> {
                 ..base
             },
             Err(NearError::Interrupted) => {
-                let timed_out = self.limits.timeout.is_some_and(|t| self.clock.elapsed() >= t);
+                let timed_out = timeout.is_some_and(|t| self.clock.elapsed() >= t);
                 let limit = match (self.cancelled(), timed_out, self.limits.max_nodes) {
                     (true, _, _) => Limit::Cancelled,
                     (false, false, Some(max)) => Limit::Nodes(max),
-                    _ => Limit::Time(self.limits.timeout.unwrap_or_default()),
+                    _ => Limit::Time(timeout.unwrap_or_default()),
                 };
                 stopped(Reason::Limit(limit))
             }
@@ -386,7 +425,7 @@ impl Task<'_> {
             };
             (result, stats, watch.lower_bound)
         } else {
-            let engine = general::Engine::new(self.goal, heuristic);
+            let engine = general::GeneralEngine::new(self.goal, heuristic);
             let h = engine.node(self.board).h;
             let mut bounds = Bounds { observer: (), lower_bound: h };
             let (result, stats) =
@@ -406,7 +445,7 @@ impl Task<'_> {
         observer: O,
     ) -> Solution {
         let timeout = self.limits.timeout;
-        let engine = general::Engine::new(self.goal, heuristic);
+        let engine = general::GeneralEngine::new(self.goal, heuristic);
         let h = engine.node(self.board).h;
         let boards = AsBoards { engine: &engine, observer };
         let mut bounds = Bounds { observer: boards, lower_bound: h };
@@ -457,9 +496,185 @@ impl Task<'_> {
     }
 }
 
+/// Solves `board` towards `goal`: the plan for the request on a solver with `resources`, for
+/// a caller that watches `nodes`, run step by step. The first step that solves the board
+/// answers; one stopped by the caller's own limits ends the plan; one that runs out of its own
+/// budget (or, when more steps follow, of memory) hands over to the next, which keeps the
+/// lower bound it proved; a step over tables that cannot have them hands over at once (a
+/// database step runs its search with linear conflict instead). The answer's labels name what
+/// ran, its notes say why when that is not what was asked, and its counts are the whole
+/// solve's.
+pub(crate) fn solve<S: Sampler>(
+    solver: &Solver,
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    observer: S,
+    resources: Resources,
+    nodes: Nodes,
+) -> Result<Solution, SolveError> {
+    let clock = Instant::now();
+    if board.size() != goal.size() {
+        return Err(SolveError::GoalSize { goal: goal.size(), board: board.size() });
+    }
+    let plan = plan::plan_for(board.size(), options, resources, nodes)?;
+    let mut observer = Renamed { inner: observer, names: None };
+    let original = (board, goal);
+    // Blank-last and blank-first goals are canonical already: no copies then (a 3x3 solve by
+    // table takes about a microsecond, so a few allocations would show).
+    let renamed;
+    let (board, goal) = if is_canonical(goal) {
+        (board, goal)
+    } else {
+        let relabel = Relabel::new(goal);
+        renamed = (relabel.board(board), relabel.goal().clone());
+        // Samples are shown in the caller's numbering.
+        observer.names = Some(relabel.names_back());
+        (&renamed.0, &renamed.1)
+    };
+    let limits = &options.limits;
+    let task = Task { tables: solver.tables(), board, goal, limits, clock };
+    let given = tables::Given { solver, board: original.0, goal: original.1, options, clock };
+    // The table answers solvability itself, at no extra cost.
+    if plan.steps.first() != Some(&Step::Table) {
+        let parity = Parity::of(board, goal);
+        if !parity.solvable() {
+            return Ok(unsolvable(parity, plan.steps[0], clock));
+        }
+    }
+    if observer.begin(&Begin::new(original.0, 0)) == Flow::Stop {
+        let mut s = cancelled(plan.steps[0], clock);
+        tables::label_check(&mut s, options);
+        return Ok(s);
+    }
+    let mut notes = Vec::new();
+    let mut answer = None;
+    // The best lower bound an earlier step proved (IDA*'s last completed bound): it still
+    // holds for the answer a later, faster step gives.
+    let mut proven = None;
+    // What the earlier steps expanded and generated: the answer counts the whole solve.
+    let (mut expanded, mut generated) = (0, 0);
+    let several = plan.steps.len() > 1;
+    for (i, step) in plan.steps.iter().enumerate() {
+        let last = i + 1 == plan.steps.len();
+        if let Step::Search { algorithm: SearchAlgorithm::WAStar, weight, .. } = *step {
+            // Only `auto` plans several steps; an explicit wastar needs no note.
+            if several {
+                notes.push(Note::WeightedAStar { weight });
+            }
+        }
+        let run = match *step {
+            Step::TwentyFour => match tables::twentyfour(&given, &mut observer.inner) {
+                Some(answer) => answer,
+                // No tables: the next step (the plan never ends with this one).
+                None if !last => continue,
+                None => task.run(step, &mut observer),
+            },
+            Step::Pdb { algorithm, weight, budget } => {
+                match tables::pdb(&given, algorithm, weight, budget, &mut observer.inner) {
+                    Some(answer) => answer,
+                    None => {
+                        if options.heuristic == crate::Heuristic::Pdb {
+                            notes.push(Note::NoDatabase);
+                        }
+                        task.run(step, &mut observer)
+                    }
+                }
+            }
+            Step::WalkingDistance { algorithm, weight, budget } => {
+                match tables::walking_distance(&given, algorithm, weight, budget) {
+                    Some(answer) => answer,
+                    None => task.run(step, &mut observer),
+                }
+            }
+            _ => task.run(step, &mut observer),
+        };
+        let mut solution = run.solution;
+        // A step of `auto` that ran out of memory hands over too: the next steps (weighted
+        // A*, the reduction solver) need far less, and `auto` always answers.
+        let out_of_memory =
+            several && matches!(solution.limit(), Some(Limit::Memory(_))) && !task.cancelled();
+        if solution.status == Status::Solved || !(run.out_of_budget || out_of_memory) || last {
+            notes.append(&mut solution.notes);
+            solution.notes = notes;
+            if solution.status != Status::Unsolvable {
+                solution.lower_bound = solution.lower_bound.max(proven);
+            }
+            solution.stats.expanded += expanded;
+            solution.stats.generated += generated;
+            answer = Some(solution);
+            break;
+        }
+        proven = proven.max(solution.lower_bound);
+        expanded += solution.stats.expanded;
+        generated += solution.stats.generated;
+        match *step {
+            Step::Search {
+                algorithm: SearchAlgorithm::IdaStar,
+                heuristic: Some(heuristic),
+                budget: Some(budget),
+                ..
+            } => notes.push(Note::OptimalAttemptGaveUp { heuristic, budget }),
+            Step::Pdb { algorithm: SearchAlgorithm::IdaStar, budget: Some(budget), .. }
+            | Step::WalkingDistance {
+                algorithm: SearchAlgorithm::IdaStar,
+                budget: Some(budget),
+                ..
+            } => {
+                let heuristic = solution.heuristic.unwrap_or(crate::HeuristicKind::LinearConflict);
+                notes.push(Note::OptimalAttemptGaveUp { heuristic, budget });
+            }
+            Step::Near { budget: Some(budget), .. } => notes.push(Note::NearGaveUp { budget }),
+            // A weighted A* that gave up leaves nothing to say about the next answer.
+            Step::Search { algorithm: SearchAlgorithm::WAStar, .. } => {
+                notes.retain(|n| !matches!(n, Note::WeightedAStar { .. }));
+            }
+            _ => {}
+        }
+    }
+    let mut solution = answer.unwrap_or_else(|| cancelled(plan.steps[0], clock));
+    solution.stats.seconds = clock.elapsed().as_secs_f64();
+    let stop = solution.limit().map(Limit::stop);
+    observer.finish(&Finish::new(&solution.stats, solution.status == Status::Solved, stop));
+    tables::label_check(&mut solution, options);
+    Ok(solution)
+}
+
+/// The answer for a board that cannot reach the goal, naming the parity that forbids it.
+pub(crate) fn unsolvable(parity: Parity, first: Step, clock: Instant) -> Solution {
+    let (algorithm, heuristic) = first.labels();
+    Solution {
+        status: Status::Unsolvable,
+        moves: Moves::default(),
+        optimal: false,
+        algorithm,
+        heuristic,
+        stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
+        lower_bound: None,
+        reason: Some(Reason::Unsolvable(parity)),
+        notes: Vec::new(),
+    }
+}
+
+/// The answer when the observer stopped the solve before any step ran.
+fn cancelled(first: Step, clock: Instant) -> Solution {
+    let (algorithm, heuristic) = first.labels();
+    Solution {
+        status: Status::Limit,
+        moves: Moves::default(),
+        optimal: false,
+        algorithm,
+        heuristic,
+        stats: Stats { seconds: clock.elapsed().as_secs_f64(), ..Stats::default() },
+        lower_bound: Some(0),
+        reason: Some(Reason::Limit(Limit::Cancelled)),
+        notes: Vec::new(),
+    }
+}
+
 /// Runs a generic search of `npuzzle-search` on the general engine, shown to `observer`.
 fn on_general<O>(
-    engine: &general::Engine,
+    engine: &general::GeneralEngine,
     board: &Board,
     algorithm: SearchAlgorithm,
     weight: f64,
