@@ -332,10 +332,12 @@ impl Solver {
             twentyfour: self.store.is_some()
                 && five
                 && twentyfour::Tables::korf_felner_partition(goal).is_ok(),
-            // Built only when asked for: the plan looks at it for that heuristic alone.
+            // Its tables exist for sides up to MAX_SIDE, and its engine packs up to 32 cells;
+            // the plan looks at this for that heuristic alone.
             walking_distance: options.heuristic == Heuristic::WalkingDistance
                 && goal.tiles().len() <= 32
-                && crate::heuristic::walking_distance::WalkingDistance::new(goal).is_some(),
+                && goal.width().max(goal.height())
+                    <= crate::heuristic::walking_distance::MAX_SIDE,
         }
     }
 

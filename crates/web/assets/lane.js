@@ -206,6 +206,7 @@ export class Lane {
     const query = new URLSearchParams(params);
     this.running = true;
     this.state("starting");
+    this.chart.reset("Waiting for the first nodes");
     const source = new EventSource(`/api/search?${query}`);
     this.source = source;
     const on = (name, f) => source.addEventListener(name, (e) => f(JSON.parse(e.data)));

@@ -14,10 +14,10 @@
 //! | [`Engine::Reduction`]: [`reduction`], rows and columns placed one by one, then a peephole pass | any | no | when nothing else answers in time, and on large boards |
 
 pub(crate) mod boards;
+pub(crate) mod common;
 pub mod exact;
 pub(crate) mod general;
 pub(crate) mod generic;
-pub(crate) mod lookup;
 pub mod near;
 pub(crate) mod packed;
 pub mod pdb_search;

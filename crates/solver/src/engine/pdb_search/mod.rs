@@ -43,13 +43,13 @@ use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
 
-use crate::engine::lookup::{Entries, moved};
+use crate::engine::common::{self, Entries, moved};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::rank::{Suffixes, subset_rank};
 use crate::heuristic::pdb::{Database, Encoding, Geometry, index_of};
 use crate::options::{Algorithm, Limits};
 use crate::pruning::{FORBIDDEN, Pruner};
-use crate::solution::{Limit, Reason, Solution, Stats, Status};
+use crate::solution::{Reason, Solution, Stats, Status};
 
 /// The most groups a searched partition may have.
 pub const MAX_GROUPS: usize = 8;
@@ -556,15 +556,7 @@ impl<'e, 'a> Pass<'e, 'a> {
         self.counted = (self.expanded, self.generated);
         let total = w.nodes.fetch_add(expanded, Relaxed) + expanded;
         let made = w.generated.fetch_add(generated, Relaxed) + generated;
-        let which = if w.limits.max_nodes.is_some_and(|m| total >= m) {
-            1
-        } else if w.deadline.is_some_and(|d| Instant::now() >= d) {
-            2
-        } else if w.limits.cancel.as_ref().is_some_and(|c| c.load(Relaxed)) {
-            3
-        } else {
-            0
-        };
+        let which = common::fired(w.limits, w.deadline, total);
         let (e0, g0) = self.before;
         let mut go_on = true;
         let mut again = false;
@@ -584,8 +576,8 @@ impl<'e, 'a> Pass<'e, 'a> {
         // when it is due, not at the next interval.
         let left = w.limits.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(total).max(1));
         self.check_at = self.expanded + if again { 1 } else { self.every.min(left) };
-        let which = if go_on { which } else { 3 };
-        if which != 0 {
+        let which = if go_on { which } else { common::FIRED_CANCEL };
+        if which != common::FIRED_NONE {
             w.which.store(which, Relaxed);
             w.limit_hit.store(true, Relaxed);
             w.done.store(true, Relaxed);
@@ -831,11 +823,8 @@ pub(crate) fn solve_ticked(
         None => {
             solution.status = Status::Limit;
             solution.lower_bound = Some(u64::from(proven));
-            let limit = match watch.which.load(std::sync::atomic::Ordering::Relaxed) {
-                1 => Limit::Nodes(limits.max_nodes.unwrap_or(0)),
-                2 => Limit::Time(limits.timeout.unwrap_or_default()),
-                _ => Limit::Cancelled,
-            };
+            let limit =
+                common::limit(watch.which.load(std::sync::atomic::Ordering::Relaxed), limits);
             solution.reason = Some(Reason::Limit(limit));
         }
     }

@@ -9,7 +9,7 @@ use npuzzle_core::{Board, Move};
 
 use super::tables::{MAX_LOOKUPS, Tables};
 use super::{Progress, ProgressFn};
-use crate::engine::lookup::{Entries, moved};
+use crate::engine::common::{self, Entries, moved};
 use crate::heuristic::pdb::Encoding;
 use crate::heuristic::pdb::rank::{Shifts, binomial};
 use crate::options::Limits;
@@ -404,16 +404,8 @@ impl<'e, 'a> Pass<'e, 'a> {
         self.flush();
         let w = self.watch;
         let total = w.expanded.load(Relaxed);
-        let which = if w.limits.max_nodes.is_some_and(|m| total >= m) {
-            1
-        } else if w.deadline.is_some_and(|d| Instant::now() >= d) {
-            2
-        } else if w.limits.cancel.as_ref().is_some_and(|c| c.load(Relaxed)) {
-            3
-        } else {
-            0
-        };
-        if which != 0 {
+        let which = common::fired(w.limits, w.deadline, total);
+        if which != common::FIRED_NONE {
             let _ = w.which.compare_exchange(0, which, Relaxed, Relaxed);
             w.done.store(true, Relaxed);
         }

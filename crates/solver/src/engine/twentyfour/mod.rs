@@ -44,7 +44,7 @@ pub use tables::{MAX_LOOKUPS, Tables, TablesError};
 use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Limits};
 use crate::pruning::{FORBIDDEN, Pruner};
-use crate::solution::{Limit, Reason, Solution, Status};
+use crate::solution::{Reason, Solution, Status};
 use engine::{KorfEngine, Node, Pass, Watch};
 
 /// The pruning machine's default string length: 2x2 circles and the longer duplicates found
@@ -170,11 +170,7 @@ pub fn solve(
         None => {
             solution.status = Status::Limit;
             solution.lower_bound = Some(u64::from(watch.bound.load(Relaxed)));
-            let limit = match watch.which.load(Relaxed) {
-                1 => Limit::Nodes(limits.max_nodes.unwrap_or(0)),
-                2 => Limit::Time(limits.timeout.unwrap_or_default()),
-                _ => Limit::Cancelled,
-            };
+            let limit = crate::engine::common::limit(watch.which.load(Relaxed), limits);
             solution.reason = Some(Reason::Limit(limit));
         }
     }
