@@ -19,7 +19,7 @@ const LOOKAHEAD: f64 = 2.6;
 
 /// Blank step costs tried (see `Grid::blank_path`); all about as good on average, so each
 /// line can pick the one that suits it.
-pub(super) const COSTS: [(u32, u32); 6] = [(1, 6), (1, 4), (1, 8), (1, 12), (2, 9), (2, 13)];
+pub(super) const COSTS: [(u32, u32); 6] = [(1, 10), (1, 6), (1, 8), (1, 14), (2, 13), (2, 19)];
 
 const FILLS: [Fill; 3] = [Fill::Cheapest, Fill::Forward, Fill::Backward];
 

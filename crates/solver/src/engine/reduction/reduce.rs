@@ -54,7 +54,7 @@ impl Strategy {
         random_sides: false,
         fill: Some(Fill::Cheapest),
         random_ties: false,
-        costs: (1, 6),
+        costs: (1, 10),
         big_finish: false,
     };
 }
