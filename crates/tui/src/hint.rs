@@ -25,6 +25,10 @@ pub struct Hint {
     pub distance: usize,
     /// Whether `distance` is proven minimal (then `step` starts an optimal solution).
     pub optimal: bool,
+    /// What the solver proved of the distance from the hinted position: at least this many
+    /// moves (equal to `distance` when `optimal`). With `distance`, how far from the optimum
+    /// a non-optimal hint may be.
+    pub lower_bound: Option<usize>,
     /// The whole solution that `step` starts (`distance` moves).
     pub solution: Vec<Move>,
     /// The other legal moves, with what is known of the distance after each.
@@ -76,6 +80,10 @@ pub fn hint(
             tile: board.tile_for_move(step).unwrap_or(0),
             distance: usize::try_from(distance).unwrap_or(usize::MAX),
             optimal: answer.exact,
+            lower_bound: answer
+                .solution
+                .lower_bound
+                .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
             solution: answer.solution.moves.as_slice().to_vec(),
             neighbours: answer
                 .moves

@@ -291,10 +291,13 @@ impl App {
                                 theme.value,
                             ));
                             let then = h.distance - 1;
-                            let more = if h.optimal {
-                                format!("then {then} more (optimal)")
-                            } else {
-                                format!("then ≤ {then} more")
+                            let more = match (h.optimal, h.lower_bound) {
+                                (true, _) => format!("then {then} more (optimal)"),
+                                // How far from the optimum it may be: the proven bound.
+                                (false, Some(b)) if b > 1 => {
+                                    format!("then ≤ {then} more (≥ {})", b - 1)
+                                }
+                                (false, _) => format!("then ≤ {then} more"),
                             };
                             lines.push((1, more, theme.dim));
                         }

@@ -128,7 +128,11 @@ export class SolverController {
       this.showDistance();
       const move = `slide tile ${answer.tile} ${DIRECTION[answer.move]}`;
       if (answer.optimal) say(`Optimal distance ${answer.distance}: ${move}.`, "good");
-      else say(`${move[0].toUpperCase()}${move.slice(1)} — about ${plural(answer.distance, "move")} to go (not optimal: ${answer.algorithm}).`);
+      else {
+        // How far from the optimum it may be: the lower bound the solver proved.
+        const bound = answer.lower_bound != null && answer.lower_bound < answer.distance ? `; the optimum is at least ${answer.lower_bound}` : "";
+        say(`${move[0].toUpperCase()}${move.slice(1)} — about ${plural(answer.distance, "move")} to go (not optimal: ${answer.algorithm}${bound}).`);
+      }
     } catch (error) {
       if (error.name !== "AbortError") say(`No hint: ${error.message}.`, "error");
       // Aborted by a move (not by a newer hint, which has its own message): clear ours.

@@ -44,6 +44,9 @@ pub struct HintAnswer {
     pub distance: Option<u64>,
     /// Whether `distance` is proven minimal (and so the move is on a shortest path).
     pub optimal: bool,
+    /// What the solver proved of the distance: at least this many moves (equal to
+    /// `distance` when `optimal`); with `distance`, how far from the optimum the hint may be.
+    pub lower_bound: Option<u64>,
     /// The algorithm that found the move.
     pub algorithm: &'static str,
     /// Its heuristic, if any.
@@ -68,6 +71,7 @@ impl HintAnswer {
             tile: hint.best.and_then(|m| board.tile_for_move(m)),
             distance: hint.distance,
             optimal: hint.exact && solution.status == Status::Solved,
+            lower_bound: solution.lower_bound,
             algorithm: solution.algorithm.name(),
             heuristic: solution.heuristic.map(HeuristicKind::name),
             seconds,

@@ -183,6 +183,7 @@ async fn hint_gives_the_next_optimal_move_and_distance() {
         solve(&state, json!({"board": "1 2 3 4/5 6 7 8/9 10 0 11/13 14 15 12", "mode": "hint"}))
             .await;
     assert_eq!((near["distance"].clone(), near["optimal"].clone()), (json!(2), json!(true)));
+    assert_eq!(near["lower_bound"], json!(2), "{near}");
     assert_eq!(near["move"], "L");
     // One solve on 4x4: the hinted move's distance is exact, the others' lower bounds (a move
     // changes the distance by one, so at least 1 here; the true distances are 3).
@@ -198,6 +199,9 @@ async fn hint_gives_the_next_optimal_move_and_distance() {
     assert_eq!(big["status"], "solved");
     assert_eq!(big["optimal"], false);
     assert!(big["distance"].as_u64().unwrap() > 0);
+    // How far from the optimum the hint may be: a proven bound below its length.
+    let bound = big["lower_bound"].as_u64().expect("a lower bound");
+    assert!(bound > 0 && bound <= big["distance"].as_u64().unwrap(), "{big}");
 }
 
 #[tokio::test]
