@@ -905,6 +905,10 @@ impl App {
                 if let (Ok(solution), true) = (&answer, same_goal) {
                     let moves = solution.moves.as_slice();
                     self.distances.solution(&done.board, moves, solution.optimal);
+                    if let Some(bound) = solution.lower_bound {
+                        let bound = usize::try_from(bound).unwrap_or(usize::MAX);
+                        self.distances.at_least(&done.board, bound);
+                    }
                     if done.board == *self.game.start() {
                         self.found_best(moves, solution.optimal);
                     }
@@ -953,6 +957,10 @@ impl App {
             return;
         }
         self.distances.solution(board, &hint.solution, hint.optimal);
+        // The bound the solver proved (the near-optimal engine's on big boards) is a fact too.
+        if let Some(bound) = hint.lower_bound {
+            self.distances.at_least(board, bound);
+        }
         for n in &hint.neighbours {
             if let Some(next) = board.moved(n.step) {
                 if n.exact {
@@ -1276,6 +1284,33 @@ mod tests {
         chars(&mut a, "+");
         assert_eq!(a.board().size().to_string(), "3x3");
         assert_eq!(a.note(), Some(("the goal board fixes the size at 3x3", Tone::Warn)));
+    }
+
+    #[test]
+    fn a_hints_proven_bound_raises_the_distance_readout() {
+        // What a non-optimal hint says of a big board, here on a 3x3 for speed: greedy's
+        // solution, and a proven bound of 27 (the optimum is 31; linear conflict says 23).
+        let mut a = app("8 6 7/2 5 4/3 0 1");
+        let board = a.board().clone();
+        let options = npuzzle_solver::Options {
+            algorithm: npuzzle_solver::Algorithm::Greedy,
+            ..npuzzle_solver::Options::default()
+        };
+        let found = npuzzle_solver::solve(&board, a.game.goal(), &options).unwrap();
+        let solution = found.moves.as_slice().to_vec();
+        assert!(solution.len() > 31);
+        let hint = Hint {
+            step: solution[0],
+            tile: board.tile_for_move(solution[0]).unwrap(),
+            distance: solution.len(),
+            optimal: false,
+            lower_bound: Some(27),
+            solution,
+            neighbours: Vec::new(),
+        };
+        assert_eq!(a.distance().lower(), 23);
+        a.learn_hint(&board, &hint);
+        assert_eq!(a.distance().lower(), 27);
     }
 
     #[test]
