@@ -48,6 +48,27 @@ fn reduction_bytes(bound: u64, cells: usize) -> usize {
         .saturating_add(cells.saturating_mul(64))
 }
 
+/// The time a step with its own `budget` may take under the caller's `limits`, counted from
+/// the start of the whole solve.
+pub(crate) fn step_timeout(limits: &Limits, budget: Option<Duration>) -> Option<Duration> {
+    match (limits.timeout, budget) {
+        (Some(t), Some(b)) => Some(t.min(b)),
+        (t, b) => t.or(b),
+    }
+}
+
+/// Whether `solution` stopped on its step's own `budget` while the caller's `limits` still
+/// hold (then the plan goes on with its next step).
+pub(crate) fn out_of_budget(
+    solution: &Solution,
+    limits: &Limits,
+    budget: Option<Duration>,
+) -> bool {
+    solution.limit().is_some_and(|l| l.stop() == Stop::Time)
+        && budget.is_some_and(|b| limits.timeout.is_none_or(|t| b < t))
+        && !limits.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 /// What every step needs: where tables come from, the (relabelled) board and goal, the
 /// caller's limits and the clock of the whole solve.
 pub(crate) struct Task<'a> {
@@ -105,26 +126,14 @@ impl Task<'_> {
             }
             Step::Reduction { improve } => self.answer(self.reduction(improve)),
             Step::Near { improve, budget } => {
-                let timeout = match (self.limits.timeout, budget) {
-                    (Some(t), Some(b)) => Some(t.min(b)),
-                    (t, b) => t.or(b),
-                };
-                let solution = self.near(improve, timeout);
-                let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
-                    && budget.is_some_and(|b| self.limits.timeout.is_none_or(|t| b < t))
-                    && !self.cancelled();
+                let solution = self.near(improve, step_timeout(self.limits, budget));
+                let out_of_budget = out_of_budget(&solution, self.limits, budget);
                 StepAnswer { solution, out_of_budget }
             }
             Step::Search { algorithm, heuristic, weight, budget } => {
-                let timeout = match (self.limits.timeout, budget) {
-                    (Some(t), Some(b)) => Some(t.min(b)),
-                    (t, b) => t.or(b),
-                };
+                let timeout = step_timeout(self.limits, budget);
                 let solution = self.search(algorithm, heuristic, weight, timeout, observer);
-                // The step's own budget ran out, and the caller's limits still hold.
-                let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
-                    && budget.is_some_and(|b| self.limits.timeout.is_none_or(|t| b < t))
-                    && !self.cancelled();
+                let out_of_budget = out_of_budget(&solution, self.limits, budget);
                 StepAnswer { solution, out_of_budget }
             }
         }

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use npuzzle_core::Board;
-use npuzzle_search::{self as search, Flow, Stop};
+use npuzzle_search::{self as search, Flow};
 
 use crate::Solver;
 use crate::engine::generic::{generic_pdb, generic_wd};
@@ -53,14 +53,7 @@ impl Given<'_> {
 
     /// The time a step with `budget` may take, counted from the start of the whole solve.
     fn timeout(&self, budget: Option<Duration>) -> Option<Duration> {
-        match (self.options.limits.timeout, budget) {
-            (Some(t), Some(b)) => Some(t.min(b)),
-            (t, b) => t.or(b),
-        }
-    }
-
-    fn cancelled(&self) -> bool {
-        self.options.limits.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+        super::step_timeout(&self.options.limits, budget)
     }
 
     /// The answer of a step with `budget`, which ran out of it when it stopped on time before
@@ -71,9 +64,7 @@ impl Given<'_> {
         if let (Some(Limit::Time(_)), Some(timeout)) = (solution.limit(), self.timeout(budget)) {
             solution.reason = Some(Reason::Limit(Limit::Time(timeout)));
         }
-        let out_of_budget = solution.limit().is_some_and(|l| l.stop() == Stop::Time)
-            && budget.is_some_and(|b| self.options.limits.timeout.is_none_or(|t| b < t))
-            && !self.cancelled();
+        let out_of_budget = super::out_of_budget(&solution, &self.options.limits, budget);
         StepAnswer { solution, out_of_budget }
     }
 
