@@ -394,7 +394,7 @@ pub fn plan_for(
 /// `steps` with the engines over tables in place of the searches they serve (see
 /// [`plan_for`]).
 fn with_tables(
-    steps: Vec<Step>,
+    mut steps: Vec<Step>,
     algorithm: Algorithm,
     options: &Options,
     cells: usize,
@@ -410,7 +410,20 @@ fn with_tables(
         _ => false,
     };
     let walking = options.heuristic == Heuristic::WalkingDistance && resources.walking_distance;
-    let mut out = Vec::with_capacity(steps.len() + 1);
+    // In place: a plain solve (a 3x3 by table takes about a microsecond) pays no second list.
+    for step in &mut steps {
+        let Step::Search { algorithm: a, heuristic: Some(_), weight, budget } = *step else {
+            continue;
+        };
+        // `auto`'s fallbacks keep linear conflict; its IDA* takes the tables. A heuristic
+        // left to the solver gives IDA* a database, never A* or greedy.
+        let ida = a == SearchAlgorithm::IdaStar;
+        if (ida || explicit) && database && (ida || options.heuristic == Heuristic::Pdb) {
+            *step = Step::Pdb { algorithm: a, weight, budget };
+        } else if (ida || explicit) && walking {
+            *step = Step::WalkingDistance { algorithm: a, weight, budget };
+        }
+    }
     let optimal_asked =
         options.optimal || (algorithm == Algorithm::IdaStar && options.heuristic == Heuristic::Pdb);
     if resources.twentyfour
@@ -418,27 +431,9 @@ fn with_tables(
         && matches!(algorithm, Algorithm::Auto | Algorithm::IdaStar)
         && matches!(options.heuristic, Heuristic::Auto | Heuristic::Pdb)
     {
-        out.push(Step::TwentyFour);
+        steps.insert(0, Step::TwentyFour);
     }
-    for step in steps {
-        let Step::Search { algorithm: a, heuristic: Some(_), weight, budget } = step else {
-            out.push(step);
-            continue;
-        };
-        // `auto`'s fallbacks keep linear conflict; its IDA* takes the tables. A heuristic
-        // left to the solver gives IDA* a database, never A* or greedy.
-        let ida = a == SearchAlgorithm::IdaStar;
-        let step = if (ida || explicit) && database && (ida || options.heuristic == Heuristic::Pdb)
-        {
-            Step::Pdb { algorithm: a, weight, budget }
-        } else if (ida || explicit) && walking {
-            Step::WalkingDistance { algorithm: a, weight, budget }
-        } else {
-            step
-        };
-        out.push(step);
-    }
-    out
+    steps
 }
 
 #[cfg(test)]
