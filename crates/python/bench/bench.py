@@ -59,11 +59,10 @@ def bench_15_puzzle(n: int) -> dict[str, Any]:
     from npuzzle import _native  # noqa: F401  (the package's database lookup is internal)
 
     boards = npuzzle.scramble("4x4", n, seed=3, goal="blank-first")
-    # Warm: loads (or builds) the database once.
-    npuzzle.distances(boards[:1], "blank-first")
-    t = time.perf_counter()
-    d = npuzzle.distances(boards, "blank-first")
-    seconds = time.perf_counter() - t
+    # Warm: loads (or builds) the database once, and readies it for batches (a batch of 64
+    # boards or more copies the mapped table into memory once per process).
+    npuzzle.distances(boards[:64], "blank-first")
+    seconds, d = best_of(lambda: npuzzle.distances(boards, "blank-first"))
     t = time.perf_counter()
     states, dist, _ = npuzzle.optimal_paths(boards[: max(1, n // 4)], "blank-first")
     path_seconds = time.perf_counter() - t
