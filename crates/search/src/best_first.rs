@@ -134,7 +134,7 @@ where
     let mut arena: Vec<Record<N, C>> = Vec::new();
     let mut index: FxHashMap<N, u32> = FxHashMap::default();
     let mut open: BinaryHeap<Entry<K, C>> = BinaryHeap::new();
-    let mut growth = Growth::default();
+    let mut growth = Growth::for_nodes::<N>(&budget);
 
     let outcome = 'search: {
         if memory.exceeds(1, 1) {
@@ -168,13 +168,18 @@ where
                 let full = index.capacity() - index.len() < more
                     || arena.capacity() - arena.len() < more
                     || open.capacity() - open.len() < more;
+                let held = index.len();
                 let grow = || {
                     index.reserve(index.len().max(more));
                     arena.reserve(arena.len().max(more));
                     open.reserve(open.len().max(more));
                 };
-                if let Err(stop) = growth.room(&budget, full, grow) {
+                if let Err(stop) = growth.room(&budget, full, held, grow) {
                     break 'search Outcome::Stopped(stop);
+                }
+                // Each node is held twice: in its record and as the index's key.
+                if growth.must_release(&budget, 2 * arena.len()) {
+                    break 'search Outcome::Stopped(Stop::Time);
                 }
             }
             let record = &arena[current as usize];

@@ -62,7 +62,7 @@ where
     // keeps its parent's index so the path can be traced back.
     let mut queue: Vec<(N, u32)> = Vec::new();
     let mut seen: FxHashSet<N> = FxHashSet::default();
-    let mut growth = Growth::default();
+    let mut growth = Growth::for_nodes::<N>(&budget);
 
     let outcome = 'search: {
         if memory.exceeds(1, 0) {
@@ -93,12 +93,17 @@ where
                 let more = Growth::next_entries(stats.generated, stats.expanded);
                 let full =
                     seen.capacity() - seen.len() < more || queue.capacity() - queue.len() < more;
+                let held = seen.len();
                 let grow = || {
                     seen.reserve(seen.len().max(more));
                     queue.reserve(queue.len().max(more));
                 };
-                if let Err(stop) = growth.room(&budget, full, grow) {
+                if let Err(stop) = growth.room(&budget, full, held, grow) {
                     break 'search Outcome::Stopped(stop);
+                }
+                // Each node is held twice: in the queue and in the seen set.
+                if growth.must_release(&budget, 2 * queue.len()) {
+                    break 'search Outcome::Stopped(Stop::Time);
                 }
             }
             let (node, parent) = &queue[head];

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashSet;
 
-use crate::limits::Budget;
+use crate::limits::{Budget, Growth};
 use crate::observer::{Begin, Expand, Frontier, Generate};
 use crate::{Flow, Limits, Observer, Outcome, ROOT, Report, Stats, Stop, trace};
 use crate::{finish, tick};
@@ -65,6 +65,7 @@ where
     let mut arena: Vec<(N, u32, u32)> = Vec::new();
     let mut seen: FxHashSet<N> = FxHashSet::default();
     let mut stack: Vec<u32> = Vec::new();
+    let mut growth = Growth::for_nodes::<N>(&budget);
 
     let outcome = 'search: {
         if memory.exceeds(1, 1) {
@@ -78,7 +79,7 @@ where
         stack.push(0);
 
         while let Some(current) = stack.pop() {
-            let (node, parent, depth) = &arena[current as usize];
+            let (node, _, depth) = &arena[current as usize];
             let depth = *depth;
             if success(node) {
                 let path = trace(&arena, current, |(node, parent, _)| (node, *parent));
@@ -90,6 +91,26 @@ where
             if let Err(stop) = budget.check_expand(stats.expanded) {
                 break 'search Outcome::Stopped(stop);
             }
+            if stats.expanded & 1023 == 0 {
+                let more = Growth::next_entries(stats.generated, stats.expanded);
+                let full = seen.capacity() - seen.len() < more
+                    || arena.capacity() - arena.len() < more
+                    || stack.capacity() - stack.len() < more;
+                let held = seen.len();
+                let grow = || {
+                    seen.reserve(seen.len().max(more));
+                    arena.reserve(arena.len().max(more));
+                    stack.reserve(stack.len().max(more));
+                };
+                if let Err(stop) = growth.room(&budget, full, held, grow) {
+                    break 'search Outcome::Stopped(stop);
+                }
+                // Each node is held twice: in the arena and in the seen set.
+                if growth.must_release(&budget, 2 * arena.len()) {
+                    break 'search Outcome::Stopped(Stop::Time);
+                }
+            }
+            let (node, parent, _) = &arena[current as usize];
             let closed = usize::try_from(stats.expanded).unwrap_or(usize::MAX);
             let parent = arena.get(*parent as usize).map(|p| &p.0);
             let view = StackView { stack: &stack, arena: &arena };
