@@ -22,6 +22,7 @@ pub mod near;
 pub(crate) mod packed;
 pub mod pdb_search;
 pub mod reduction;
+pub(crate) mod split;
 pub mod twentyfour;
 
 /// The engines of the crate, as the table in the module docs lists them.

@@ -366,7 +366,13 @@ pub(crate) struct Pass<'e, 'a> {
     /// Set when a limit fired or another thread finished.
     pub(crate) stopped: bool,
     check_at: u64,
+    /// Expansions between two checks.
+    every: u64,
     watch: &'e Watch<'e>,
+    /// The iteration this pass belongs to, and the earliest iteration in which any thread
+    /// found a solution (parallel mode): a pass of that iteration or a later one stops.
+    pub(crate) iteration: u32,
+    pub(crate) best: Option<&'e std::sync::atomic::AtomicU32>,
 }
 
 impl<'e, 'a> Pass<'e, 'a> {
@@ -386,8 +392,17 @@ impl<'e, 'a> Pass<'e, 'a> {
             depth: 0,
             stopped: false,
             check_at: CHECK_EVERY,
+            every: CHECK_EVERY,
             watch,
+            iteration: 0,
+            best: None,
         }
+    }
+
+    /// Checks the limits and the other threads every `every` expansions.
+    pub(crate) fn check_every(&mut self, every: u64) {
+        self.every = every;
+        self.check_at = self.expanded + every;
     }
 
     /// Adds this pass's counts since the last flush to the watch.
@@ -400,7 +415,7 @@ impl<'e, 'a> Pass<'e, 'a> {
 
     #[cold]
     fn check(&mut self) {
-        self.check_at = self.expanded + CHECK_EVERY;
+        self.check_at = self.expanded + self.every;
         self.flush();
         let w = self.watch;
         let total = w.expanded.load(Relaxed);
@@ -409,7 +424,7 @@ impl<'e, 'a> Pass<'e, 'a> {
             let _ = w.which.compare_exchange(0, which, Relaxed, Relaxed);
             w.done.store(true, Relaxed);
         }
-        if w.done.load(Relaxed) {
+        if w.done.load(Relaxed) || self.best.is_some_and(|b| b.load(Relaxed) <= self.iteration) {
             self.stopped = true;
         }
         w.report(false);

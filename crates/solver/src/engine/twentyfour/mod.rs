@@ -33,17 +33,17 @@
 mod engine;
 mod tables;
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
 
 pub use tables::{MAX_LOOKUPS, Tables, TablesError};
 
+use crate::engine::split::{self, Split};
 use crate::heuristic::HeuristicKind;
 use crate::options::{Algorithm, Limits};
-use crate::pruning::{FORBIDDEN, Pruner};
+use crate::pruning::Pruner;
 use crate::solution::{Reason, Solution, Status};
 use engine::{KorfEngine, Node, Pass, Watch};
 
@@ -203,20 +203,87 @@ fn sequential(
     }
 }
 
-/// Frontier nodes per thread to aim for: enough that a thread drawing a large subtree does
-/// not leave the others idle at the end of an iteration.
-const FRONTIER_PER_THREAD: usize = 2048;
+/// Expansions between two looks at the other threads in a parallel search: a thread
+/// searching a subtree that became useless must not go on long.
+const PARALLEL_CHECK_EVERY: u64 = 1 << 11;
 
-/// A frontier node: the position, its pruning state, the moves to it, and the bound of each
-/// node on the way (root first), so an iteration skips it exactly when the sequential search
-/// would have pruned an ancestor.
-struct Start {
-    node: Node,
-    state: u16,
-    path: Vec<u8>,
-    fs: Vec<u32>,
+/// The engine and the solve's watch, as the shared split ([`crate::engine::split`]) sees
+/// them.
+struct Shared<'e, 'a> {
+    engine: &'e KorfEngine<'a>,
+    watch: &'e Watch<'e>,
+    h0: u32,
 }
 
+impl<'e, 'a> Split for Shared<'e, 'a> {
+    type Node = Node;
+    type Pass<'p>
+        = Pass<'p, 'a>
+    where
+        Self: 'p;
+    // Subtrees below a 24-puzzle frontier differ by orders of magnitude: more items even
+    // them out.
+    const ITEMS_PER_THREAD: usize = 512;
+    const MAX_BOUND: u32 = MAX_BOUND;
+
+    fn h(&self, node: &Node) -> u32 {
+        self.engine.h(node)
+    }
+    fn is_goal(&self, node: &Node) -> bool {
+        node.md == 0
+    }
+    fn moves(&self, node: &Node) -> &[(u8, u8)] {
+        self.engine.moves(node)
+    }
+    fn prune(&self, state: u16, m: u8) -> u16 {
+        self.engine.prune(state, m)
+    }
+    fn child(&self, node: &Node, to: u8) -> Node {
+        self.engine.child(node, to)
+    }
+    fn pass<'p>(&'p self, best: &'p AtomicU32) -> Pass<'p, 'a> {
+        let mut pass = Pass::new(self.engine, self.h0, self.watch);
+        pass.check_every(PARALLEL_CHECK_EVERY);
+        pass.best = Some(best);
+        pass
+    }
+    fn done(&self) -> bool {
+        self.watch.done.load(Relaxed)
+    }
+    fn proven(&self, bound: u32) {
+        self.watch.bound.fetch_max(bound, Relaxed);
+        self.watch.report(true);
+    }
+}
+
+impl split::Pass for Pass<'_, '_> {
+    type Node = Node;
+    fn search(
+        &mut self,
+        node: &Node,
+        prefix: &[u8],
+        state: u16,
+        _h: u32,
+        bound: u32,
+        iteration: u32,
+    ) -> bool {
+        self.bound = bound;
+        self.iteration = iteration;
+        self.stopped = false;
+        self.path[..prefix.len()].copy_from_slice(prefix);
+        self.dfs(node, prefix.len() as u32, state)
+    }
+    fn path(&self) -> &[u8] {
+        &self.path[..self.depth as usize]
+    }
+    fn finish(mut self) -> (u64, u64) {
+        self.flush();
+        (self.expanded, self.generated)
+    }
+}
+
+/// IDA* on `threads` threads through the shared split. The passes add their counts to the
+/// watch; the frontier's are added here.
 fn parallel(
     engine: &KorfEngine<'_>,
     root: &Node,
@@ -224,86 +291,10 @@ fn parallel(
     threads: usize,
     start: u16,
 ) -> Option<Vec<u8>> {
-    if root.md == 0 {
-        return Some(Vec::new());
-    }
-    let mut frontier =
-        vec![Start { node: *root, state: start, path: Vec::new(), fs: vec![engine.h(root)] }];
-    let mut depth = 0u32;
-    while frontier.len() < FRONTIER_PER_THREAD * threads && depth < 32 {
-        let mut next = Vec::with_capacity(frontier.len() * 3);
-        for s in &frontier {
-            watch.expanded.fetch_add(1, Relaxed);
-            for &(m, to) in engine.moves(&s.node) {
-                let state = engine.prune(s.state, m);
-                if state == FORBIDDEN {
-                    continue;
-                }
-                watch.generated.fetch_add(1, Relaxed);
-                let node = engine.child(&s.node, to);
-                let mut path = s.path.clone();
-                path.push(m);
-                if node.md == 0 {
-                    // Breadth-first: no shorter solution exists (the pruning keeps one of
-                    // every length that exists).
-                    return Some(path);
-                }
-                let mut fs = s.fs.clone();
-                fs.push(depth + 1 + engine.h(&node));
-                next.push(Start { node, state, path, fs });
-            }
-        }
-        frontier = next;
-        depth += 1;
-    }
-    let mut bound = engine.h(root);
-    loop {
-        watch.bound.store(bound, Relaxed);
-        watch.report(true);
-        let counter = AtomicUsize::new(0);
-        let next_bound = AtomicU32::new(u32::MAX);
-        let found: Mutex<Option<(usize, Vec<u8>)>> = Mutex::new(None);
-        let work = || {
-            let mut pass = Pass::new(engine, bound, watch);
-            loop {
-                let i = counter.fetch_add(1, Relaxed);
-                if i >= frontier.len() || watch.done.load(Relaxed) {
-                    break;
-                }
-                let s = &frontier[i];
-                if let Some(&f) = s.fs.iter().find(|&&f| f > bound) {
-                    pass.next_bound = pass.next_bound.min(f);
-                    continue;
-                }
-                pass.path[..s.path.len()].copy_from_slice(&s.path);
-                if pass.dfs(&s.node, depth, s.state) {
-                    let mut slot = found.lock().unwrap_or_else(|e| e.into_inner());
-                    if slot.as_ref().is_none_or(|(j, _)| i < *j) {
-                        *slot = Some((i, pass.path[..pass.depth as usize].to_vec()));
-                    }
-                    watch.done.store(true, Relaxed);
-                    break;
-                }
-                if pass.stopped {
-                    break;
-                }
-            }
-            pass.flush();
-            next_bound.fetch_min(pass.next_bound, Relaxed);
-        };
-        std::thread::scope(|s| {
-            for _ in 1..threads {
-                s.spawn(work);
-            }
-            work();
-        });
-        if let Some((_, path)) = found.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Some(path);
-        }
-        let nb = next_bound.into_inner();
-        if watch.done.load(Relaxed) || nb > MAX_BOUND {
-            return None;
-        }
-        bound = nb;
-    }
+    let shared = Shared { engine, watch, h0: engine.h(root) };
+    let out = split::search(&shared, root, start, threads);
+    watch.expanded.fetch_add(out.frontier.0, Relaxed);
+    watch.generated.fetch_add(out.frontier.1, Relaxed);
+    watch.bound.fetch_max(out.proven, Relaxed);
+    out.path
 }
