@@ -470,6 +470,15 @@ mod search {
             let s = pdb_search::solve(&db, &board, &limits, 1).unwrap();
             assert_eq!((s.status, s.stats.expanded), (Status::Limit, max));
         }
+        // Threads reserve their share of the limit before they spend it: together they
+        // never pass it (they overshot by up to one check interval each), frontier included.
+        for max in [1, 100, 5_000, 50_000, 200_000] {
+            let limits = Limits { max_nodes: Some(max), ..Limits::default() };
+            let s = pdb_search::solve(&db, &board, &limits, 2).unwrap();
+            assert_eq!(s.status, Status::Limit);
+            assert!(s.stats.expanded <= max, "{} of {max}", s.stats.expanded);
+            assert!(s.stats.expanded + 2 * 256 >= max, "{} of {max}", s.stats.expanded);
+        }
     }
 
     /// Counts what a watcher is told, and stops the search at the first progress when asked.

@@ -212,6 +212,17 @@ fn limits_stop_the_search_with_the_bound_reached() {
         assert_eq!(s.status, Status::Limit);
         let bound = s.lower_bound.unwrap();
         assert!(bound >= u64::from(tables.estimate(&b)) && bound <= 95, "{bound}");
+        // A limit is a limit: the threads reserve their share before they spend it.
+        assert!(s.stats.expanded <= 200_000, "{} expanded on {threads} threads", s.stats.expanded);
+    }
+    for max in [1, 1000, 30_000] {
+        let limits = Limits { max_nodes: Some(max), ..Limits::unlimited() };
+        for threads in [1, 2] {
+            let config = Config { threads, ..Config::default() };
+            let s = twentyfour::solve(&tables, &b, &limits, &config, None).unwrap();
+            assert_eq!(s.status, Status::Limit);
+            assert!(s.stats.expanded <= max, "{} of {max} on {threads}", s.stats.expanded);
+        }
     }
     let unsolvable: Board =
         "1 0 2 3 4/5 6 7 8 9/10 11 12 13 14/15 16 17 18 19/20 21 22 24 23".parse().unwrap();

@@ -35,6 +35,37 @@ pub(crate) fn fired(limits: &Limits, deadline: Option<Instant>, expanded: u64) -
     }
 }
 
+/// The expansions a pass may make before its next check, `total` nodes being expanded by
+/// all: `every`, or, when the node limit leaves fewer, its share of what is left among the
+/// `share` threads searching (at least one), so that together they stop at the limit.
+pub(crate) fn until_check(limits: &Limits, total: u64, every: u64, share: u64) -> u64 {
+    let left = limits.max_nodes.map_or(u64::MAX, |m| m.saturating_sub(total) / share.max(1));
+    every.min(left).max(1)
+}
+
+/// The next chunk of expansions a thread of a parallel search may make before its next
+/// check, reserved from the node limit on `reserved` (the expansions every thread reserved
+/// so far): `every`, or its share of what is left among `share` threads (at least one) when
+/// that is less; 0 when the limit leaves nothing, and the thread must stop. Reserving
+/// instead of reading the others' flushed counts keeps the threads together within the
+/// limit: each may be a whole interval ahead of what it last reported.
+pub(crate) fn reserve(
+    limits: &Limits,
+    reserved: &std::sync::atomic::AtomicU64,
+    every: u64,
+    share: u64,
+) -> u64 {
+    use std::sync::atomic::Ordering::Relaxed;
+    let Some(m) = limits.max_nodes else { return every };
+    let mut chunk = 0;
+    let _ = reserved.fetch_update(Relaxed, Relaxed, |r| {
+        let left = m.saturating_sub(r);
+        chunk = every.min((left / share.max(1)).max(1)).min(left);
+        Some(r + chunk)
+    });
+    chunk
+}
+
 /// The limit a fired code stands for in the answer, named as the caller set it.
 pub(crate) fn limit(fired: u8, limits: &Limits) -> Limit {
     match fired {

@@ -64,13 +64,18 @@ pub(crate) trait Split: Sync {
     fn prune(&self, state: u16, m: u8) -> u16;
     /// The child of `node` whose blank moves to `to`.
     fn child(&self, node: &Self::Node, to: u8) -> Self::Node;
-    /// A pass for one thread, which stops at its next check once `best` is at or below the
-    /// iteration it searches.
-    fn pass<'p>(&'p self, best: &'p AtomicU32) -> Self::Pass<'p>;
+    /// A pass for one of `threads` threads, which stops at its next check once `best` is at
+    /// or below the iteration it searches.
+    fn pass<'p>(&'p self, best: &'p AtomicU32, threads: usize) -> Self::Pass<'p>;
     /// Whether every thread must stop: a limit fired or the caller cancelled.
     fn done(&self) -> bool;
     /// Every path was searched within `bound`: it is a lower bound on the answer.
     fn proven(&self, bound: u32);
+    /// The frontier's construction expanded and generated these nodes: they count towards
+    /// the node limit.
+    fn frontier_done(&self, expanded: u64, generated: u64);
+    /// The caller's node limit, if any: the frontier stays within half of it.
+    fn max_nodes(&self) -> Option<u64>;
 }
 
 /// One thread's depth-first pass, run on one work item after another.
@@ -188,8 +193,16 @@ pub(crate) fn search<S: Split>(engine: &S, root: &S::Node, state: u16, threads: 
     if engine.is_goal(root) {
         return Outcome { path: Some(Vec::new()), frontier: (0, 0), passes: (0, 0), proven: 0 };
     }
-    let (starts, depth, frontier) =
-        frontier(engine, root, state, S::ITEMS_PER_THREAD * threads.max(1));
+    // A level of the frontier holds more nodes than all the levels above it together, so
+    // building one of `want` nodes expands fewer than `want`.
+    let want = S::ITEMS_PER_THREAD * threads.max(1);
+    let want =
+        engine.max_nodes().map_or(want, |m| want.min(usize::try_from(m / 2).unwrap_or(want)));
+    let (starts, depth, frontier) = frontier(engine, root, state, want.max(1));
+    engine.frontier_done(frontier.0, frontier.1);
+    // A node limit of a few intervals is not worth sharing: one thread keeps it exactly.
+    let threads =
+        if engine.max_nodes().is_some_and(|m| m < (threads as u64) << 12) { 1 } else { threads };
     let shared = Shared {
         next: AtomicU64::new(0),
         best: AtomicU32::new(u32::MAX),
@@ -201,8 +214,13 @@ pub(crate) fn search<S: Split>(engine: &S, root: &S::Node, state: u16, threads: 
     };
     let count = starts.len() as u64;
     let work = |me: usize| {
-        let mut pass = engine.pass(&shared.best);
+        let mut pass = engine.pass(&shared.best, threads);
         loop {
+            // A pass a limit stopped left its item unfinished: this thread must not move on
+            // to a later iteration, or the bound proven below would claim that item.
+            if engine.done() {
+                break;
+            }
             let item = shared.next.fetch_add(1, Relaxed);
             let k = (item / count) as u32;
             // Every item of the iterations before the smallest one a thread is in has been
@@ -214,7 +232,7 @@ pub(crate) fn search<S: Split>(engine: &S, root: &S::Node, state: u16, threads: 
                 }
             }
             let bound = h0 + 2 * k;
-            if k >= shared.best.load(Relaxed) || bound > S::MAX_BOUND || engine.done() {
+            if k >= shared.best.load(Relaxed) || bound > S::MAX_BOUND {
                 break;
             }
             let s = &starts[(item % count) as usize];

@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use super::{Node, Pass, PdbEngine, ThreadReport, Watch};
+use crate::engine::common;
 use crate::engine::split::{self, Split};
 use crate::solution::Stats;
 
@@ -42,9 +43,16 @@ impl<'e, 'a> Split for Shared<'e, 'a> {
     fn child(&self, node: &Node, to: u8) -> Node {
         self.engine.child(node, to)
     }
-    fn pass<'p>(&'p self, best: &'p AtomicU32) -> Pass<'p, 'a> {
+    fn pass<'p>(&'p self, best: &'p AtomicU32, threads: usize) -> Pass<'p, 'a> {
         let mut pass = Pass::new(self.engine, self.h0, self.watch, CHECK_EVERY);
         pass.best = Some(best);
+        pass.share = threads as u64;
+        let w = self.watch;
+        pass.check_at = if threads > 1 {
+            common::reserve(w.limits, &w.reserved, CHECK_EVERY, threads as u64).max(1)
+        } else {
+            common::until_check(w.limits, w.nodes.load(Relaxed), CHECK_EVERY, 1)
+        };
         pass
     }
     fn done(&self) -> bool {
@@ -54,6 +62,14 @@ impl<'e, 'a> Split for Shared<'e, 'a> {
         if let Some(sink) = self.watch.sink {
             sink(ThreadReport::Bound(bound));
         }
+    }
+    fn frontier_done(&self, expanded: u64, generated: u64) {
+        self.watch.nodes.fetch_add(expanded, Relaxed);
+        self.watch.reserved.fetch_add(expanded, Relaxed);
+        self.watch.generated.fetch_add(generated, Relaxed);
+    }
+    fn max_nodes(&self) -> Option<u64> {
+        self.watch.limits.max_nodes
     }
 }
 

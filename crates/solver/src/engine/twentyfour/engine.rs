@@ -298,6 +298,8 @@ pub(crate) struct Watch<'a> {
     /// Nodes expanded by every thread, updated at each check.
     pub(crate) expanded: AtomicU64,
     pub(crate) generated: AtomicU64,
+    /// Expansions the threads of a parallel search reserved from the node limit.
+    pub(crate) reserved: AtomicU64,
     /// Which limit fired: 0 none, 1 nodes, 2 time, 3 cancel.
     pub(crate) which: AtomicU8,
     /// Milliseconds since the start at the last progress report.
@@ -368,6 +370,8 @@ pub(crate) struct Pass<'e, 'a> {
     check_at: u64,
     /// Expansions between two checks.
     every: u64,
+    /// The threads sharing the node limit.
+    share: u64,
     watch: &'e Watch<'e>,
     /// The iteration this pass belongs to, and the earliest iteration in which any thread
     /// found a solution (parallel mode): a pass of that iteration or a later one stops.
@@ -391,18 +395,32 @@ impl<'e, 'a> Pass<'e, 'a> {
             path: [0; 256],
             depth: 0,
             stopped: false,
-            check_at: CHECK_EVERY,
+            check_at: common::until_check(
+                watch.limits,
+                watch.expanded.load(Relaxed),
+                CHECK_EVERY,
+                1,
+            ),
             every: CHECK_EVERY,
+            share: 1,
             watch,
             iteration: 0,
             best: None,
         }
     }
 
-    /// Checks the limits and the other threads every `every` expansions.
-    pub(crate) fn check_every(&mut self, every: u64) {
+    /// Checks the limits and the other threads every `every` expansions, sharing the node
+    /// limit with `share` threads.
+    pub(crate) fn check_every(&mut self, every: u64, share: u64) {
         self.every = every;
-        self.check_at = self.expanded + every;
+        self.share = share;
+        let w = self.watch;
+        self.check_at = self.expanded
+            + if share > 1 {
+                common::reserve(w.limits, &w.reserved, every, share).max(1)
+            } else {
+                common::until_check(w.limits, w.expanded.load(Relaxed), every, 1)
+            };
     }
 
     /// Adds this pass's counts since the last flush to the watch.
@@ -415,11 +433,20 @@ impl<'e, 'a> Pass<'e, 'a> {
 
     #[cold]
     fn check(&mut self) {
-        self.check_at = self.expanded + self.every;
         self.flush();
         let w = self.watch;
         let total = w.expanded.load(Relaxed);
-        let which = common::fired(w.limits, w.deadline, total);
+        let mut which = common::fired(w.limits, w.deadline, total);
+        let chunk = if self.share > 1 {
+            let chunk = common::reserve(w.limits, &w.reserved, self.every, self.share);
+            if chunk == 0 && which == common::FIRED_NONE {
+                which = common::FIRED_NODES;
+            }
+            chunk
+        } else {
+            common::until_check(w.limits, total, self.every, 1)
+        };
+        self.check_at = self.expanded + chunk.max(1);
         if which != common::FIRED_NONE {
             let _ = w.which.compare_exchange(0, which, Relaxed, Relaxed);
             w.done.store(true, Relaxed);

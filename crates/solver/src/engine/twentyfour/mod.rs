@@ -146,6 +146,7 @@ pub fn solve(
         done: Default::default(),
         expanded: Default::default(),
         generated: Default::default(),
+        reserved: Default::default(),
         which: Default::default(),
         reported: Default::default(),
         progress,
@@ -241,9 +242,9 @@ impl<'e, 'a> Split for Shared<'e, 'a> {
     fn child(&self, node: &Node, to: u8) -> Node {
         self.engine.child(node, to)
     }
-    fn pass<'p>(&'p self, best: &'p AtomicU32) -> Pass<'p, 'a> {
+    fn pass<'p>(&'p self, best: &'p AtomicU32, threads: usize) -> Pass<'p, 'a> {
         let mut pass = Pass::new(self.engine, self.h0, self.watch);
-        pass.check_every(PARALLEL_CHECK_EVERY);
+        pass.check_every(PARALLEL_CHECK_EVERY, threads as u64);
         pass.best = Some(best);
         pass
     }
@@ -253,6 +254,14 @@ impl<'e, 'a> Split for Shared<'e, 'a> {
     fn proven(&self, bound: u32) {
         self.watch.bound.fetch_max(bound, Relaxed);
         self.watch.report(true);
+    }
+    fn frontier_done(&self, expanded: u64, generated: u64) {
+        self.watch.expanded.fetch_add(expanded, Relaxed);
+        self.watch.reserved.fetch_add(expanded, Relaxed);
+        self.watch.generated.fetch_add(generated, Relaxed);
+    }
+    fn max_nodes(&self) -> Option<u64> {
+        self.watch.limits.max_nodes
     }
 }
 
@@ -282,8 +291,7 @@ impl split::Pass for Pass<'_, '_> {
     }
 }
 
-/// IDA* on `threads` threads through the shared split. The passes add their counts to the
-/// watch; the frontier's are added here.
+/// IDA* on `threads` threads through the shared split; every count goes to the watch.
 fn parallel(
     engine: &KorfEngine<'_>,
     root: &Node,
@@ -293,8 +301,6 @@ fn parallel(
 ) -> Option<Vec<u8>> {
     let shared = Shared { engine, watch, h0: engine.h(root) };
     let out = split::search(&shared, root, start, threads);
-    watch.expanded.fetch_add(out.frontier.0, Relaxed);
-    watch.generated.fetch_add(out.frontier.1, Relaxed);
     watch.bound.fetch_max(out.proven, Relaxed);
     out.path
 }
