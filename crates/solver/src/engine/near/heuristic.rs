@@ -35,6 +35,23 @@ impl Evaluator {
         (h as i32 + md + lc) as u32
     }
 
+    /// The taxicab distance of `tile` on `cell` from its goal cell.
+    #[inline]
+    pub(crate) fn distance(&self, tile: u16, cell: usize) -> u32 {
+        self.map.distance(tile, cell)
+    }
+
+    /// The sum over the tiles of their squared taxicab distances (the beam's extra term, see
+    /// [`super::beam::Weights`]).
+    pub(crate) fn squares(&self, tiles: &[u16]) -> u32 {
+        tiles
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .map(|(c, &t)| self.map.distance(t, c).pow(2))
+            .sum()
+    }
+
     /// The Manhattan part of [`Evaluator::value`] for `tiles`.
     pub(crate) fn manhattan(&self, tiles: &[u16]) -> u32 {
         self.map.manhattan(tiles)

@@ -336,9 +336,16 @@ fn run(
     // plain beam's width is cut so that it ends in about `plain_seconds` (on a slow or busy
     // machine, or an unoptimised build, a narrower beam rather than a long wait).
     let clock = std::time::Instant::now();
-    if let Some(mut moves) =
-        beam::search(board, goal, FIRST_WIDTH, seed, max_depth, threads, &meter)
-    {
+    if let Some(mut moves) = beam::search(
+        board,
+        goal,
+        FIRST_WIDTH,
+        seed,
+        max_depth,
+        threads,
+        &meter,
+        beam::Weights::BEST,
+    ) {
         attempts += 1;
         widest = FIRST_WIDTH;
         first_length = moves.len();
@@ -353,7 +360,8 @@ fn run(
     let in_time = plain_seconds(cells) / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
     if !interrupted() && width > FIRST_WIDTH {
-        if let Some(mut moves) = beam::search(board, goal, width, seed, max_depth, threads, &meter)
+        if let Some(mut moves) =
+            beam::search(board, goal, width, seed, max_depth, threads, &meter, beam::Weights::BEST)
         {
             attempts += 1;
             widest = widest.max(width);
@@ -380,9 +388,16 @@ fn run(
             }
             let wider = narrow(width.saturating_mul(2));
             width = wider;
-            if let Some(mut moves) =
-                beam::search(board, goal, width, seed, max_depth, threads, &meter)
-            {
+            if let Some(mut moves) = beam::search(
+                board,
+                goal,
+                width,
+                seed,
+                max_depth,
+                threads,
+                &meter,
+                beam::Weights::BEST,
+            ) {
                 attempts += 1;
                 widest = widest.max(width);
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
@@ -544,5 +559,79 @@ mod tests {
         let big = Goal::BlankLast.board(Size::new(13, 12).unwrap()).unwrap();
         assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(156)));
         assert_eq!(solve(&goal, &goal, &settings(60)).unwrap().moves.len(), 0);
+    }
+}
+
+#[cfg(test)]
+mod experiment {
+    use super::*;
+    use beam::Weights;
+    use npuzzle_core::Goal;
+    use std::time::Instant;
+
+    fn boards() -> Vec<Board> {
+        let file = std::env::var("NEAR_FILE").unwrap();
+        let text = std::fs::read_to_string(file).unwrap();
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split('|').next().unwrap().trim().parse().unwrap())
+            .collect()
+    }
+
+    fn measure(name: &str, boards: &[Board], width: usize, weights: Weights) {
+        let (mut sb, mut si, mut tb) = (0, 0, 0.0);
+        let mut each = Vec::new();
+        for board in boards {
+            let goal = Goal::BlankLast.board(board.size()).unwrap();
+            let meter = Meter::unlimited();
+            let t = Instant::now();
+            let mut moves = beam::search(board, &goal, width, 2, 2000, 2, &meter, weights).unwrap();
+            let b = moves.len();
+            tb += t.elapsed().as_secs_f64();
+            window::drop_loops(board, &mut moves);
+            for w in PLAIN_WINDOWS {
+                window::pass(board, &mut moves, w, window_cap(w), &meter);
+            }
+            let imp = moves.len();
+            let t2 = Instant::now();
+            if let Ok(spec) = std::env::var("NEAR_REBEAM") {
+                for part in spec.split(',') {
+                    let (w, bw) = part.split_once(':').unwrap();
+                    let (w, bw) = (w.parse().unwrap(), bw.parse().unwrap());
+                    window::rebeam(board, &mut moves, w, bw, 2, &meter);
+                }
+            }
+            eprintln!(
+                "  beam {b} windows {imp} rebeam {} ({:.2}s)",
+                moves.len(),
+                t2.elapsed().as_secs_f64()
+            );
+            each.push(moves.len());
+            sb += b;
+            si += moves.len();
+        }
+        let n = boards.len() as f64;
+        eprintln!(
+            "{name} width {width}: beam {:.2} {:.2}s, final {:.2} {each:?}",
+            sb as f64 / n,
+            tb / n,
+            si as f64 / n,
+        );
+    }
+
+    /// `NEAR_FILE=/tmp/p35.txt NEAR_WIDTHS=10000 NEAR_VARIANTS=4:5:1 cargo test --release
+    /// experiment -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, not a test"]
+    fn experiment() {
+        let boards = boards();
+        let widths = std::env::var("NEAR_WIDTHS").unwrap();
+        for width in widths.split(',').map(|w| w.parse().unwrap()) {
+            for v in std::env::var("NEAR_VARIANTS").unwrap().split(',') {
+                let p: Vec<u32> = v.split(':').map(|x| x.parse().unwrap()).collect();
+                let weights = Weights { md: p[0], lc: p[1], squares: p[2] };
+                measure(v, &boards, width, weights);
+            }
+        }
     }
 }
