@@ -179,16 +179,17 @@ fn window_cap(window: usize) -> u64 {
     }
 }
 
-/// The beam width of a plain solve on `cells` cells: measured (CPU time, two threads, on
-/// DeepCubeA's sets) at about 2.5 s a board for 5x5, 6 s for 6x6 and 12 s for 7x7, within
-/// the 5, 10 and 30 s a board that issue 19 allows on two cores.
+/// The widest beam of a plain solve on `cells` cells (it is narrowed further to end in about
+/// [`PLAIN_SHARE`] of [`plain_seconds`] on this machine). With the squared term in the
+/// ranking, wider beams barely help (6x6, first six boards of DeepCubeA's set: 132.7 moves
+/// at 10,000, 132.0 at 40,000; 7x7, first three: 301.3 at 5,000, 300.7 at 20,000), so the
+/// time goes to a second beam and to beams over windows instead.
 fn plain_width(cells: usize) -> usize {
     match cells {
-        0..=30 => 40_000,
-        31..=42 => 100_000,
-        43..=56 => 64_000,
-        57..=81 => 24_000,
-        _ => 12_000,
+        0..=42 => 20_000,
+        43..=56 => 16_000,
+        57..=81 => 8_000,
+        _ => 4_000,
     }
 }
 
@@ -205,6 +206,29 @@ fn plain_seconds(cells: usize) -> f64 {
 
 /// The windows a plain solve slides over its path, in order.
 const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
+
+/// The share of `plain_seconds` for each of the two plain beams (forward and backward); the
+/// rest goes to the beams over windows. Measured on DeepCubeA's first six 6x6 boards with
+/// beams of 40,000: forward 138, 125, 166, 119, 138, 106; backward 130, 133, 168, 127, 146,
+/// 114. Beyond about 10,000 a wider beam barely helps (132.7 moves at 10,000, 132.0 at
+/// 40,000), so a second direction is the better use of the time.
+const PLAIN_SHARE: f64 = 0.3;
+
+/// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]).
+const REBEAM_WINDOWS: [usize; 2] = [60, 100];
+
+/// The widest beam over a window in a plain solve.
+const REBEAM_WIDTH: usize = 10_000;
+
+/// The beams of the anytime rounds, in turn: direction (backward when `true`) and ranking.
+const ANYTIME_BEAMS: [(bool, beam::Weights); 6] = [
+    (false, beam::Weights::BEST),
+    (true, beam::Weights::BEST),
+    (false, beam::Weights { md: 6, lc: 5, squares: 1 }),
+    (true, beam::Weights { md: 6, lc: 5, squares: 1 }),
+    (false, beam::Weights { md: 3, lc: 5, squares: 1 }),
+    (false, beam::Weights { md: 8, lc: 10, squares: 3 }),
+];
 
 /// The windows an anytime round slides over the best path.
 const ANYTIME_WINDOWS: [usize; 6] = [16, 24, 32, 40, 48, 56];
@@ -331,21 +355,24 @@ fn run(
         }
     };
 
+    // A beam from the board to the goal, or (`back`) from the goal to the board, read
+    // backwards: the same search on the inverse problem goes another way, and is shorter
+    // on about one board in three (see `PLAIN_SHARE`).
+    let search = |back: bool, width: usize, seed: u64, weights: beam::Weights| {
+        if back {
+            let path = beam::search(goal, board, width, seed, max_depth, threads, &meter, weights)?;
+            Some(path.iter().rev().map(|m| m.inverse()).collect::<Vec<Move>>())
+        } else {
+            beam::search(board, goal, width, seed, max_depth, threads, &meter, weights)
+        }
+    };
     let mut seed = 1u64;
     // The narrow beam first: an answer at once, and the speed of this machine, from which the
-    // plain beam's width is cut so that it ends in about `plain_seconds` (on a slow or busy
-    // machine, or an unoptimised build, a narrower beam rather than a long wait).
+    // plain beams' width is cut so that they end in about `plain_seconds` (on a slow or busy
+    // machine, or an unoptimised build, narrower beams rather than a long wait).
     let clock = std::time::Instant::now();
-    if let Some(mut moves) = beam::search(
-        board,
-        goal,
-        FIRST_WIDTH,
-        seed,
-        max_depth,
-        threads,
-        &meter,
-        beam::Weights::BEST,
-    ) {
+    let trace = std::env::var_os("NEAR_TRACE").is_some();
+    if let Some(mut moves) = search(false, FIRST_WIDTH, seed, beam::Weights::BEST) {
         attempts += 1;
         widest = FIRST_WIDTH;
         first_length = moves.len();
@@ -357,47 +384,79 @@ fn run(
     // A plain beam makes about 2.5 children a node over about 1.3 times the bound's layers,
     // spread over the threads.
     let nodes_per_width = 2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64;
-    let in_time = plain_seconds(cells) / (per_node * nodes_per_width).max(1e-12);
+    let seconds = plain_seconds(cells);
+    let in_time = PLAIN_SHARE * seconds / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
-    if !interrupted() && width > FIRST_WIDTH {
-        if let Some(mut moves) =
-            beam::search(board, goal, width, seed, max_depth, threads, &meter, beam::Weights::BEST)
-        {
-            attempts += 1;
-            widest = widest.max(width);
-            if first_length == 0 {
-                first_length = moves.len();
+    let plain_end = clock + std::time::Duration::from_secs_f64(seconds);
+    if width > FIRST_WIDTH {
+        for back in [false, true] {
+            if interrupted() {
+                break;
             }
-            improve(&mut moves, &PLAIN_WINDOWS, 1);
+            if let Some(mut moves) = search(back, width, seed, beam::Weights::BEST) {
+                attempts += 1;
+                widest = widest.max(width);
+                if first_length == 0 {
+                    first_length = moves.len();
+                }
+                if trace {
+                    eprintln!(
+                        "beam {back} w {width}: {} at {:.2}",
+                        moves.len(),
+                        clock.elapsed().as_secs_f64()
+                    );
+                }
+                improve(&mut moves, &PLAIN_WINDOWS, 1);
+                if trace {
+                    eprintln!("  windows: {} at {:.2}", moves.len(), clock.elapsed().as_secs_f64());
+                }
+                offer(moves, &mut best);
+            }
+            seed += 1;
+        }
+        // Beams between the ends of long windows of the best path, in the time left.
+        if let Some(mut moves) = best.clone() {
+            let narrower = (width / 4).clamp(FIRST_WIDTH, REBEAM_WIDTH);
+            for w in REBEAM_WINDOWS {
+                window::rebeam(board, &mut moves, w, narrower, threads, &meter, Some(plain_end));
+            }
+            if trace {
+                eprintln!(
+                    "rebeam {}: {} at {:.2}",
+                    narrower,
+                    moves.len(),
+                    clock.elapsed().as_secs_f64()
+                );
+            }
             offer(moves, &mut best);
         }
-        seed += 1;
     }
     if settings.anytime {
         let mut width = narrow(schedule.width);
         let mut scale = 1u64;
+        let mut round = 0usize;
         while !interrupted() && best.as_ref().is_some_and(|b| b.len() as u64 > lower_bound) {
             // Longer windows, with more nodes, over the best path so far.
             scale = (scale * 2).min(64);
             if let Some(mut moves) = best.clone() {
                 improve(&mut moves, &ANYTIME_WINDOWS, scale);
+                let narrower = (width / 4).clamp(FIRST_WIDTH, 4 * REBEAM_WIDTH);
+                for w in REBEAM_WINDOWS {
+                    window::rebeam(board, &mut moves, w, narrower, threads, &meter, None);
+                }
                 offer(moves, &mut best);
             }
             if interrupted() {
                 break;
             }
-            let wider = narrow(width.saturating_mul(2));
-            width = wider;
-            if let Some(mut moves) = beam::search(
-                board,
-                goal,
-                width,
-                seed,
-                max_depth,
-                threads,
-                &meter,
-                beam::Weights::BEST,
-            ) {
+            // Other rankings in both directions (other seeds only change the ties, and the
+            // squared term leaves few: six seeds gave the same lengths), then wider beams.
+            let (back, weights) = ANYTIME_BEAMS[round % ANYTIME_BEAMS.len()];
+            if round % ANYTIME_BEAMS.len() == 0 {
+                width = narrow(width.saturating_mul(2));
+            }
+            round += 1;
+            if let Some(mut moves) = search(back, width, seed, weights) {
                 attempts += 1;
                 widest = widest.max(width);
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
@@ -585,7 +644,20 @@ mod experiment {
             let goal = Goal::BlankLast.board(board.size()).unwrap();
             let meter = Meter::unlimited();
             let t = Instant::now();
-            let mut moves = beam::search(board, &goal, width, 2, 2000, 2, &meter, weights).unwrap();
+            let seeds: u64 = std::env::var("NEAR_SEEDS").map_or(1, |s| s.parse().unwrap());
+            let mut lens = Vec::new();
+            let mut moves = Vec::new();
+            for seed in 0..seeds {
+                let m =
+                    beam::search(board, &goal, width, 2 + seed, 2000, 2, &meter, weights).unwrap();
+                lens.push(m.len());
+                if moves.is_empty() || m.len() < moves.len() {
+                    moves = m;
+                }
+            }
+            if seeds > 1 {
+                eprintln!("  seeds {lens:?}");
+            }
             let b = moves.len();
             tb += t.elapsed().as_secs_f64();
             window::drop_loops(board, &mut moves);
@@ -598,11 +670,18 @@ mod experiment {
                 for part in spec.split(',') {
                     let (w, bw) = part.split_once(':').unwrap();
                     let (w, bw) = (w.parse().unwrap(), bw.parse().unwrap());
-                    window::rebeam(board, &mut moves, w, bw, 2, &meter);
+                    window::rebeam(board, &mut moves, w, bw, 2, &meter, None);
                 }
             }
+            let back = if std::env::var("NEAR_BACK").is_ok() {
+                let mut r = beam::search(&goal, board, width, 2, 2000, 2, &meter, weights).unwrap();
+                window::drop_loops(&goal, &mut r);
+                r.len()
+            } else {
+                0
+            };
             eprintln!(
-                "  beam {b} windows {imp} rebeam {} ({:.2}s)",
+                "  beam {b} windows {imp} rebeam {} ({:.2}s) back {back}",
                 moves.len(),
                 t2.elapsed().as_secs_f64()
             );

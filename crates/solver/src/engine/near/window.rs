@@ -206,7 +206,7 @@ pub(crate) fn pass(
 /// One pass of beam searches of `width` over windows of `window` moves of `moves` (a path
 /// from `start`): between the two ends of a window, a beam reaches a shorter path more often
 /// than far from the goal, as the heuristic towards a near position is much closer to the
-/// truth. Returns how many moves it saved.
+/// truth. Stops between windows at `until`. Returns how many moves it saved.
 pub(crate) fn rebeam(
     start: &Board,
     moves: &mut Vec<Move>,
@@ -214,6 +214,7 @@ pub(crate) fn rebeam(
     width: usize,
     threads: usize,
     meter: &Meter,
+    until: Option<std::time::Instant>,
 ) -> usize {
     let before = moves.len();
     let stride = (window / 2).max(1);
@@ -221,7 +222,7 @@ pub(crate) fn rebeam(
     let mut i = 0;
     let mut seed = 7;
     while i + 2 <= moves.len() {
-        if meter.stop() {
+        if meter.stop() || until.is_some_and(|t| std::time::Instant::now() >= t) {
             break;
         }
         let j = (i + window).min(moves.len());
