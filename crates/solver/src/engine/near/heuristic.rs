@@ -139,15 +139,20 @@ mod tests {
             let mut board = Scrambler::new(7).solvable(&goal);
             let mut tiles = board.tiles().to_vec();
             let mut value = eval.value(&tiles);
+            let mut squares = eval.squares(&tiles);
             let mut blank = board.blank();
             for step in 0..2000usize {
                 let m = Move::ALL[(step * 7 + step / 3) % 4];
                 let Some(to) = next.of(blank, m.index()) else { continue };
+                let tile = tiles[to];
+                squares =
+                    squares + eval.distance(tile, blank).pow(2) - eval.distance(tile, to).pow(2);
                 value = eval.slide(&mut tiles, blank, to, value);
                 blank = to;
                 board.apply(m).unwrap();
                 assert_eq!(tiles, board.tiles());
                 assert_eq!(value, eval.value(&tiles), "{w}x{h} step {step}");
+                assert_eq!(squares, eval.squares(&tiles), "{w}x{h} step {step}");
             }
         }
     }

@@ -8,17 +8,30 @@
 //!    exhausts without reaching the goal proves 2 more moves (paths between two positions
 //!    all have the parity of the Manhattan distance). On small boards that run often finds
 //!    the goal itself, and the answer is then optimal.
-//! 2. **First path.** A beam search ([`beam`](self)): breadth-first, keeping the `width`
-//!    children of each layer with the smallest Manhattan + linear conflict, with a Zobrist
-//!    set so that no position is kept twice. Its cost is `width x depth` whatever the board.
-//! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 48 moves) are
+//! 2. **First paths.** Beam searches ([`beam`](self)): breadth-first, keeping the `width`
+//!    children of each layer that rank best by `4 x Manhattan + 5 x conflicts + the sum of
+//!    the tiles' squared distances` (the squares stand for the blank's trips, which
+//!    Manhattan + linear conflict do not count), with a Zobrist set so that no position is
+//!    kept twice. Its cost is `width x depth` whatever the board. One beam goes from the
+//!    board to the goal and one from the goal to the board (its path read backwards): the
+//!    two directions give different paths, and either may be the shorter.
+//! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 40 moves) are
 //!    re-solved optimally between their two ends by IDA* with a node budget, and a shorter
 //!    stretch is spliced in: the same idea as the reduction solver's peephole pass, on
-//!    windows of time instead of windows of cells.
-//! 4. **Anytime** ([`Settings::anytime`]): beams twice as wide with other tie-breaks, each
-//!    improved the same way, and longer windows over the best path, until the budget runs
-//!    out; the best answer so far is kept, so answers only get shorter, and the lower bound
-//!    only rises.
+//!    windows of time instead of windows of cells. Longer windows (60 and 100 moves) are
+//!    re-searched by narrower beams between their ends, in the plain solve's time left.
+//! 4. **Anytime** ([`Settings::anytime`]): beams in both directions with other rankings,
+//!    twice as wide each round of them, each improved the same way, and longer windows over
+//!    the best path, until the budget runs out; the best answer so far is kept, so answers
+//!    only get shorter, and the lower bound only rises.
+//!
+//! # What did not help
+//! Ranking the beam by additive pattern databases of 4-tile groups (blank-unaware, the
+//! `heuristic::pdb` tables) instead of Manhattan + linear conflict gave longer paths on
+//! DeepCubeA's first six 5x5 boards at equal widths (112.8 moves against 101.8 at 1,000;
+//! 100.2 against 98.8 at 5,000), and the max of both with conflicts 104.2 and 98.2, at ten
+//! times the cost a child: the squared term gained far more. Other tie-break seeds change
+//! nothing once the squares leave few ties.
 //!
 //! Every answer is checked by replaying it before it is returned.
 //!
@@ -198,7 +211,7 @@ fn plain_width(cells: usize) -> usize {
 /// windows.
 fn plain_seconds(cells: usize) -> f64 {
     match cells {
-        0..=30 => 3.0,
+        0..=30 => 4.0,
         31..=42 => 7.0,
         _ => 20.0,
     }
@@ -371,7 +384,6 @@ fn run(
     // plain beams' width is cut so that they end in about `plain_seconds` (on a slow or busy
     // machine, or an unoptimised build, narrower beams rather than a long wait).
     let clock = std::time::Instant::now();
-    let trace = std::env::var_os("NEAR_TRACE").is_some();
     if let Some(mut moves) = search(false, FIRST_WIDTH, seed, beam::Weights::BEST) {
         attempts += 1;
         widest = FIRST_WIDTH;
@@ -399,34 +411,18 @@ fn run(
                 if first_length == 0 {
                     first_length = moves.len();
                 }
-                if trace {
-                    eprintln!(
-                        "beam {back} w {width}: {} at {:.2}",
-                        moves.len(),
-                        clock.elapsed().as_secs_f64()
-                    );
-                }
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
-                if trace {
-                    eprintln!("  windows: {} at {:.2}", moves.len(), clock.elapsed().as_secs_f64());
-                }
                 offer(moves, &mut best);
             }
             seed += 1;
         }
-        // Beams between the ends of long windows of the best path, in the time left.
+        // Beams between the ends of long windows of the best path, in the time left. (More
+        // passes with beams twice and four times as wide gained nothing on the first six 6x6
+        // boards, in 3 s more.)
         if let Some(mut moves) = best.clone() {
             let narrower = (width / 4).clamp(FIRST_WIDTH, REBEAM_WIDTH);
             for w in REBEAM_WINDOWS {
                 window::rebeam(board, &mut moves, w, narrower, threads, &meter, Some(plain_end));
-            }
-            if trace {
-                eprintln!(
-                    "rebeam {}: {} at {:.2}",
-                    narrower,
-                    moves.len(),
-                    clock.elapsed().as_secs_f64()
-                );
             }
             offer(moves, &mut best);
         }

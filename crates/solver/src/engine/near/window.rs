@@ -299,6 +299,11 @@ mod tests {
             for window in [8, 16, 24] {
                 pass(&board, &mut moves, window, 50_000, &Meter::unlimited());
             }
+            let windowed = moves.len();
+            for window in [30, 60] {
+                rebeam(&board, &mut moves, window, 100, 1, &Meter::unlimited(), None);
+            }
+            assert!(moves.len() <= windowed);
             assert!(moves.len() <= first);
             let mut end = board.clone();
             end.apply_all(&Moves(moves)).unwrap();
