@@ -213,19 +213,36 @@ fn plain_seconds(cells: usize) -> f64 {
     match cells {
         0..=30 => 4.0,
         31..=42 => 7.0,
-        _ => 20.0,
+        _ => 26.0,
     }
 }
 
 /// The windows a plain solve slides over its path, in order.
 const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
 
-/// The share of `plain_seconds` for each of the two plain beams (forward and backward); the
-/// rest goes to the beams over windows. Measured on DeepCubeA's first six 6x6 boards with
+/// The share of `plain_seconds` for each plain beam (two on boards up to 42 cells, forward
+/// and backward, four beyond: see `plain_beams`); the rest goes to the beams over windows. Measured on DeepCubeA's first six 6x6 boards with
 /// beams of 40,000: forward 138, 125, 166, 119, 138, 106; backward 130, 133, 168, 127, 146,
 /// 114. Beyond about 10,000 a wider beam barely helps (132.7 moves at 10,000, 132.0 at
 /// 40,000), so a second direction is the better use of the time.
 const PLAIN_SHARE: f64 = 0.3;
+
+/// The beams of a plain solve on `cells` cells: direction (backward when `true`) and
+/// ranking. From 7x7 (which has the time: 12 s a board with two beams, of the 30 s issue 19
+/// allows), a second ranking in both directions: on DeepCubeA's first three 7x7 boards, with
+/// beams of 10,000, the best of `4 md + 5 lc + squares` both ways was 298, 285, 317 moves,
+/// and 298, 277, 315 with `6 md + 5 lc + squares` both ways too (`3 md` added nothing more).
+fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
+    const TWO: [(bool, beam::Weights); 2] =
+        [(false, beam::Weights::BEST), (true, beam::Weights::BEST)];
+    const FOUR: [(bool, beam::Weights); 4] = [
+        (false, beam::Weights::BEST),
+        (true, beam::Weights::BEST),
+        (false, beam::Weights { md: 6, lc: 5, squares: 1 }),
+        (true, beam::Weights { md: 6, lc: 5, squares: 1 }),
+    ];
+    if cells > 42 { &FOUR } else { &TWO }
+}
 
 /// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]).
 const REBEAM_WINDOWS: [usize; 2] = [60, 100];
@@ -397,15 +414,16 @@ fn run(
     // spread over the threads.
     let nodes_per_width = 2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64;
     let seconds = plain_seconds(cells);
-    let in_time = PLAIN_SHARE * seconds / (per_node * nodes_per_width).max(1e-12);
+    let share = PLAIN_SHARE * 2.0 / plain_beams(cells).len() as f64;
+    let in_time = share * seconds / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
     let plain_end = clock + std::time::Duration::from_secs_f64(seconds);
     if width > FIRST_WIDTH {
-        for back in [false, true] {
+        for &(back, weights) in plain_beams(cells) {
             if interrupted() {
                 break;
             }
-            if let Some(mut moves) = search(back, width, seed, beam::Weights::BEST) {
+            if let Some(mut moves) = search(back, width, seed, weights) {
                 attempts += 1;
                 widest = widest.max(width);
                 if first_length == 0 {
