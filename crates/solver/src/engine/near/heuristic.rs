@@ -35,6 +35,23 @@ impl Evaluator {
         (h as i32 + md + lc) as u32
     }
 
+    /// The taxicab distance of `tile` on `cell` from its goal cell.
+    #[inline]
+    pub(crate) fn distance(&self, tile: u16, cell: usize) -> u32 {
+        self.map.distance(tile, cell)
+    }
+
+    /// The sum over the tiles of their squared taxicab distances (the beam's extra term, see
+    /// [`super::beam::Weights`]).
+    pub(crate) fn squares(&self, tiles: &[u16]) -> u32 {
+        tiles
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t != 0)
+            .map(|(c, &t)| self.map.distance(t, c).pow(2))
+            .sum()
+    }
+
     /// The Manhattan part of [`Evaluator::value`] for `tiles`.
     pub(crate) fn manhattan(&self, tiles: &[u16]) -> u32 {
         self.map.manhattan(tiles)
@@ -122,15 +139,20 @@ mod tests {
             let mut board = Scrambler::new(7).solvable(&goal);
             let mut tiles = board.tiles().to_vec();
             let mut value = eval.value(&tiles);
+            let mut squares = eval.squares(&tiles);
             let mut blank = board.blank();
             for step in 0..2000usize {
                 let m = Move::ALL[(step * 7 + step / 3) % 4];
                 let Some(to) = next.of(blank, m.index()) else { continue };
+                let tile = tiles[to];
+                squares =
+                    squares + eval.distance(tile, blank).pow(2) - eval.distance(tile, to).pow(2);
                 value = eval.slide(&mut tiles, blank, to, value);
                 blank = to;
                 board.apply(m).unwrap();
                 assert_eq!(tiles, board.tiles());
                 assert_eq!(value, eval.value(&tiles), "{w}x{h} step {step}");
+                assert_eq!(squares, eval.squares(&tiles), "{w}x{h} step {step}");
             }
         }
     }

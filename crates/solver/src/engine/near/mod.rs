@@ -8,17 +8,30 @@
 //!    exhausts without reaching the goal proves 2 more moves (paths between two positions
 //!    all have the parity of the Manhattan distance). On small boards that run often finds
 //!    the goal itself, and the answer is then optimal.
-//! 2. **First path.** A beam search ([`beam`](self)): breadth-first, keeping the `width`
-//!    children of each layer with the smallest Manhattan + linear conflict, with a Zobrist
-//!    set so that no position is kept twice. Its cost is `width x depth` whatever the board.
-//! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 48 moves) are
+//! 2. **First paths.** Beam searches ([`beam`](self)): breadth-first, keeping the `width`
+//!    children of each layer that rank best by `4 x Manhattan + 5 x conflicts + the sum of
+//!    the tiles' squared distances` (the squares stand for the blank's trips, which
+//!    Manhattan + linear conflict do not count), with a Zobrist set so that no position is
+//!    kept twice. Its cost is `width x depth` whatever the board. One beam goes from the
+//!    board to the goal and one from the goal to the board (its path read backwards): the
+//!    two directions give different paths, and either may be the shorter.
+//! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 40 moves) are
 //!    re-solved optimally between their two ends by IDA* with a node budget, and a shorter
 //!    stretch is spliced in: the same idea as the reduction solver's peephole pass, on
-//!    windows of time instead of windows of cells.
-//! 4. **Anytime** ([`Settings::anytime`]): beams twice as wide with other tie-breaks, each
-//!    improved the same way, and longer windows over the best path, until the budget runs
-//!    out; the best answer so far is kept, so answers only get shorter, and the lower bound
-//!    only rises.
+//!    windows of time instead of windows of cells. Longer windows (60 and 100 moves) are
+//!    re-searched by narrower beams between their ends, in the plain solve's time left.
+//! 4. **Anytime** ([`Settings::anytime`]): beams in both directions with other rankings,
+//!    twice as wide each round of them, each improved the same way, and longer windows over
+//!    the best path, until the budget runs out; the best answer so far is kept, so answers
+//!    only get shorter, and the lower bound only rises.
+//!
+//! # What did not help
+//! Ranking the beam by additive pattern databases of 4-tile groups (blank-unaware, the
+//! `heuristic::pdb` tables) instead of Manhattan + linear conflict gave longer paths on
+//! DeepCubeA's first six 5x5 boards at equal widths (112.8 moves against 101.8 at 1,000;
+//! 100.2 against 98.8 at 5,000), and the max of both with conflicts 104.2 and 98.2, at ten
+//! times the cost a child: the squared term gained far more. Other tie-break seeds change
+//! nothing once the squares leave few ties.
 //!
 //! Every answer is checked by replaying it before it is returned.
 //!
@@ -179,16 +192,17 @@ fn window_cap(window: usize) -> u64 {
     }
 }
 
-/// The beam width of a plain solve on `cells` cells: measured (CPU time, two threads, on
-/// DeepCubeA's sets) at about 2.5 s a board for 5x5, 6 s for 6x6 and 12 s for 7x7, within
-/// the 5, 10 and 30 s a board that issue 19 allows on two cores.
+/// The widest beam of a plain solve on `cells` cells (it is narrowed further to end in about
+/// [`PLAIN_SHARE`] of [`plain_seconds`] on this machine). With the squared term in the
+/// ranking, wider beams barely help (6x6, first six boards of DeepCubeA's set: 132.7 moves
+/// at 10,000, 132.0 at 40,000; 7x7, first three: 301.3 at 5,000, 300.7 at 20,000), so the
+/// time goes to a second beam and to beams over windows instead.
 fn plain_width(cells: usize) -> usize {
     match cells {
-        0..=30 => 40_000,
-        31..=42 => 100_000,
-        43..=56 => 64_000,
-        57..=81 => 24_000,
-        _ => 12_000,
+        0..=42 => 20_000,
+        43..=56 => 16_000,
+        57..=81 => 8_000,
+        _ => 4_000,
     }
 }
 
@@ -197,14 +211,54 @@ fn plain_width(cells: usize) -> usize {
 /// windows.
 fn plain_seconds(cells: usize) -> f64 {
     match cells {
-        0..=30 => 3.0,
+        0..=30 => 4.0,
         31..=42 => 7.0,
-        _ => 20.0,
+        _ => 26.0,
     }
 }
 
 /// The windows a plain solve slides over its path, in order.
 const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
+
+/// The share of `plain_seconds` for each plain beam (two on boards up to 42 cells, forward
+/// and backward, four beyond: see `plain_beams`); the rest goes to the beams over windows. Measured on DeepCubeA's first six 6x6 boards with
+/// beams of 40,000: forward 138, 125, 166, 119, 138, 106; backward 130, 133, 168, 127, 146,
+/// 114. Beyond about 10,000 a wider beam barely helps (132.7 moves at 10,000, 132.0 at
+/// 40,000), so a second direction is the better use of the time.
+const PLAIN_SHARE: f64 = 0.3;
+
+/// The beams of a plain solve on `cells` cells: direction (backward when `true`) and
+/// ranking. From 7x7 (which has the time: 12 s a board with two beams, of the 30 s issue 19
+/// allows), a second ranking in both directions: on DeepCubeA's first three 7x7 boards, with
+/// beams of 10,000, the best of `4 md + 5 lc + squares` both ways was 298, 285, 317 moves,
+/// and 298, 277, 315 with `6 md + 5 lc + squares` both ways too (`3 md` added nothing more).
+fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
+    const TWO: [(bool, beam::Weights); 2] =
+        [(false, beam::Weights::BEST), (true, beam::Weights::BEST)];
+    const FOUR: [(bool, beam::Weights); 4] = [
+        (false, beam::Weights::BEST),
+        (true, beam::Weights::BEST),
+        (false, beam::Weights { md: 6, lc: 5, squares: 1 }),
+        (true, beam::Weights { md: 6, lc: 5, squares: 1 }),
+    ];
+    if cells > 42 { &FOUR } else { &TWO }
+}
+
+/// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]).
+const REBEAM_WINDOWS: [usize; 2] = [60, 100];
+
+/// The widest beam over a window in a plain solve.
+const REBEAM_WIDTH: usize = 10_000;
+
+/// The beams of the anytime rounds, in turn: direction (backward when `true`) and ranking.
+const ANYTIME_BEAMS: [(bool, beam::Weights); 6] = [
+    (false, beam::Weights::BEST),
+    (true, beam::Weights::BEST),
+    (false, beam::Weights { md: 6, lc: 5, squares: 1 }),
+    (true, beam::Weights { md: 6, lc: 5, squares: 1 }),
+    (false, beam::Weights { md: 3, lc: 5, squares: 1 }),
+    (false, beam::Weights { md: 8, lc: 10, squares: 3 }),
+];
 
 /// The windows an anytime round slides over the best path.
 const ANYTIME_WINDOWS: [usize; 6] = [16, 24, 32, 40, 48, 56];
@@ -331,14 +385,23 @@ fn run(
         }
     };
 
+    // A beam from the board to the goal, or (`back`) from the goal to the board, read
+    // backwards: the same search on the inverse problem goes another way, and is shorter
+    // on about one board in three (see `PLAIN_SHARE`).
+    let search = |back: bool, width: usize, seed: u64, weights: beam::Weights| {
+        if back {
+            let path = beam::search(goal, board, width, seed, max_depth, threads, &meter, weights)?;
+            Some(path.iter().rev().map(|m| m.inverse()).collect::<Vec<Move>>())
+        } else {
+            beam::search(board, goal, width, seed, max_depth, threads, &meter, weights)
+        }
+    };
     let mut seed = 1u64;
     // The narrow beam first: an answer at once, and the speed of this machine, from which the
-    // plain beam's width is cut so that it ends in about `plain_seconds` (on a slow or busy
-    // machine, or an unoptimised build, a narrower beam rather than a long wait).
+    // plain beams' width is cut so that they end in about `plain_seconds` (on a slow or busy
+    // machine, or an unoptimised build, narrower beams rather than a long wait).
     let clock = std::time::Instant::now();
-    if let Some(mut moves) =
-        beam::search(board, goal, FIRST_WIDTH, seed, max_depth, threads, &meter)
-    {
+    if let Some(mut moves) = search(false, FIRST_WIDTH, seed, beam::Weights::BEST) {
         attempts += 1;
         widest = FIRST_WIDTH;
         first_length = moves.len();
@@ -350,39 +413,64 @@ fn run(
     // A plain beam makes about 2.5 children a node over about 1.3 times the bound's layers,
     // spread over the threads.
     let nodes_per_width = 2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64;
-    let in_time = plain_seconds(cells) / (per_node * nodes_per_width).max(1e-12);
+    let seconds = plain_seconds(cells);
+    let share = PLAIN_SHARE * 2.0 / plain_beams(cells).len() as f64;
+    let in_time = share * seconds / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
-    if !interrupted() && width > FIRST_WIDTH {
-        if let Some(mut moves) = beam::search(board, goal, width, seed, max_depth, threads, &meter)
-        {
-            attempts += 1;
-            widest = widest.max(width);
-            if first_length == 0 {
-                first_length = moves.len();
+    let plain_end = clock + std::time::Duration::from_secs_f64(seconds);
+    if width > FIRST_WIDTH {
+        for &(back, weights) in plain_beams(cells) {
+            if interrupted() {
+                break;
             }
-            improve(&mut moves, &PLAIN_WINDOWS, 1);
+            if let Some(mut moves) = search(back, width, seed, weights) {
+                attempts += 1;
+                widest = widest.max(width);
+                if first_length == 0 {
+                    first_length = moves.len();
+                }
+                improve(&mut moves, &PLAIN_WINDOWS, 1);
+                offer(moves, &mut best);
+            }
+            seed += 1;
+        }
+        // Beams between the ends of long windows of the best path, in the time left. (More
+        // passes with beams twice and four times as wide gained nothing on the first six 6x6
+        // boards, in 3 s more.)
+        if let Some(mut moves) = best.clone() {
+            let narrower = (width / 4).clamp(FIRST_WIDTH, REBEAM_WIDTH);
+            for w in REBEAM_WINDOWS {
+                window::rebeam(board, &mut moves, w, narrower, threads, &meter, Some(plain_end));
+            }
             offer(moves, &mut best);
         }
-        seed += 1;
     }
     if settings.anytime {
         let mut width = narrow(schedule.width);
         let mut scale = 1u64;
+        let mut round = 0usize;
         while !interrupted() && best.as_ref().is_some_and(|b| b.len() as u64 > lower_bound) {
             // Longer windows, with more nodes, over the best path so far.
             scale = (scale * 2).min(64);
             if let Some(mut moves) = best.clone() {
                 improve(&mut moves, &ANYTIME_WINDOWS, scale);
+                let narrower = (width / 4).clamp(FIRST_WIDTH, 4 * REBEAM_WIDTH);
+                for w in REBEAM_WINDOWS {
+                    window::rebeam(board, &mut moves, w, narrower, threads, &meter, None);
+                }
                 offer(moves, &mut best);
             }
             if interrupted() {
                 break;
             }
-            let wider = narrow(width.saturating_mul(2));
-            width = wider;
-            if let Some(mut moves) =
-                beam::search(board, goal, width, seed, max_depth, threads, &meter)
-            {
+            // Other rankings in both directions (other seeds only change the ties, and the
+            // squared term leaves few: six seeds gave the same lengths), then wider beams.
+            let (back, weights) = ANYTIME_BEAMS[round % ANYTIME_BEAMS.len()];
+            if round % ANYTIME_BEAMS.len() == 0 {
+                width = narrow(width.saturating_mul(2));
+            }
+            round += 1;
+            if let Some(mut moves) = search(back, width, seed, weights) {
                 attempts += 1;
                 widest = widest.max(width);
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
@@ -544,5 +632,99 @@ mod tests {
         let big = Goal::BlankLast.board(Size::new(13, 12).unwrap()).unwrap();
         assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(156)));
         assert_eq!(solve(&goal, &goal, &settings(60)).unwrap().moves.len(), 0);
+    }
+}
+
+#[cfg(test)]
+mod experiment {
+    use super::*;
+    use beam::Weights;
+    use npuzzle_core::Goal;
+    use std::time::Instant;
+
+    fn boards() -> Vec<Board> {
+        let file = std::env::var("NEAR_FILE").unwrap();
+        let text = std::fs::read_to_string(file).unwrap();
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split('|').next().unwrap().trim().parse().unwrap())
+            .collect()
+    }
+
+    fn measure(name: &str, boards: &[Board], width: usize, weights: Weights) {
+        let (mut sb, mut si, mut tb) = (0, 0, 0.0);
+        let mut each = Vec::new();
+        for board in boards {
+            let goal = Goal::BlankLast.board(board.size()).unwrap();
+            let meter = Meter::unlimited();
+            let t = Instant::now();
+            let seeds: u64 = std::env::var("NEAR_SEEDS").map_or(1, |s| s.parse().unwrap());
+            let mut lens = Vec::new();
+            let mut moves = Vec::new();
+            for seed in 0..seeds {
+                let m =
+                    beam::search(board, &goal, width, 2 + seed, 2000, 2, &meter, weights).unwrap();
+                lens.push(m.len());
+                if moves.is_empty() || m.len() < moves.len() {
+                    moves = m;
+                }
+            }
+            if seeds > 1 {
+                eprintln!("  seeds {lens:?}");
+            }
+            let b = moves.len();
+            tb += t.elapsed().as_secs_f64();
+            window::drop_loops(board, &mut moves);
+            for w in PLAIN_WINDOWS {
+                window::pass(board, &mut moves, w, window_cap(w), &meter);
+            }
+            let imp = moves.len();
+            let t2 = Instant::now();
+            if let Ok(spec) = std::env::var("NEAR_REBEAM") {
+                for part in spec.split(',') {
+                    let (w, bw) = part.split_once(':').unwrap();
+                    let (w, bw) = (w.parse().unwrap(), bw.parse().unwrap());
+                    window::rebeam(board, &mut moves, w, bw, 2, &meter, None);
+                }
+            }
+            let back = if std::env::var("NEAR_BACK").is_ok() {
+                let mut r = beam::search(&goal, board, width, 2, 2000, 2, &meter, weights).unwrap();
+                window::drop_loops(&goal, &mut r);
+                r.len()
+            } else {
+                0
+            };
+            eprintln!(
+                "  beam {b} windows {imp} rebeam {} ({:.2}s) back {back}",
+                moves.len(),
+                t2.elapsed().as_secs_f64()
+            );
+            each.push(moves.len());
+            sb += b;
+            si += moves.len();
+        }
+        let n = boards.len() as f64;
+        eprintln!(
+            "{name} width {width}: beam {:.2} {:.2}s, final {:.2} {each:?}",
+            sb as f64 / n,
+            tb / n,
+            si as f64 / n,
+        );
+    }
+
+    /// `NEAR_FILE=/tmp/p35.txt NEAR_WIDTHS=10000 NEAR_VARIANTS=4:5:1 cargo test --release
+    /// experiment -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, not a test"]
+    fn experiment() {
+        let boards = boards();
+        let widths = std::env::var("NEAR_WIDTHS").unwrap();
+        for width in widths.split(',').map(|w| w.parse().unwrap()) {
+            for v in std::env::var("NEAR_VARIANTS").unwrap().split(',') {
+                let p: Vec<u32> = v.split(':').map(|x| x.parse().unwrap()).collect();
+                let weights = Weights { md: p[0], lc: p[1], squares: p[2] };
+                measure(v, &boards, width, weights);
+            }
+        }
     }
 }

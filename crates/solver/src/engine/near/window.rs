@@ -203,6 +203,61 @@ pub(crate) fn pass(
     before - moves.len()
 }
 
+/// One pass of beam searches of `width` over windows of `window` moves of `moves` (a path
+/// from `start`): between the two ends of a window, a beam reaches a shorter path more often
+/// than far from the goal, as the heuristic towards a near position is much closer to the
+/// truth. Stops between windows at `until`. Returns how many moves it saved.
+pub(crate) fn rebeam(
+    start: &Board,
+    moves: &mut Vec<Move>,
+    window: usize,
+    width: usize,
+    threads: usize,
+    meter: &Meter,
+    until: Option<std::time::Instant>,
+) -> usize {
+    let before = moves.len();
+    let stride = (window / 2).max(1);
+    let mut at = start.clone();
+    let mut i = 0;
+    let mut seed = 7;
+    while i + 2 <= moves.len() {
+        if meter.stop() || until.is_some_and(|t| std::time::Instant::now() >= t) {
+            break;
+        }
+        let j = (i + window).min(moves.len());
+        let mut end = at.clone();
+        for &m in &moves[i..j] {
+            let _ = end.apply(m);
+        }
+        let last = j == moves.len();
+        seed += 1;
+        if let Some(better) = super::beam::search(
+            &at,
+            &end,
+            width,
+            seed,
+            j - i - 1,
+            threads,
+            meter,
+            super::beam::Weights::BEST,
+        ) {
+            if better.len() < j - i {
+                moves.splice(i..j, better);
+            }
+        }
+        if last {
+            break;
+        }
+        let step = stride.min(moves.len() - i);
+        for &m in &moves[i..i + step] {
+            let _ = at.apply(m);
+        }
+        i += step;
+    }
+    before - moves.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,14 +283,27 @@ mod tests {
         for seed in 0..4 {
             let mut s = Scrambler::new(seed);
             let board = s.solvable(&goal);
-            let mut moves =
-                super::super::beam::search(&board, &goal, 20, seed, 10_000, 1, &Meter::unlimited())
-                    .unwrap();
+            let mut moves = super::super::beam::search(
+                &board,
+                &goal,
+                20,
+                seed,
+                10_000,
+                1,
+                &Meter::unlimited(),
+                super::super::beam::Weights::BEST,
+            )
+            .unwrap();
             let first = moves.len();
             drop_loops(&board, &mut moves);
             for window in [8, 16, 24] {
                 pass(&board, &mut moves, window, 50_000, &Meter::unlimited());
             }
+            let windowed = moves.len();
+            for window in [30, 60] {
+                rebeam(&board, &mut moves, window, 100, 1, &Meter::unlimited(), None);
+            }
+            assert!(moves.len() <= windowed);
             assert!(moves.len() <= first);
             let mut end = board.clone();
             end.apply_all(&Moves(moves)).unwrap();
