@@ -1290,8 +1290,9 @@ fn auto_answers_5x5_with_the_near_optimal_engine_and_its_lower_bound() {
     let note = r["note"].as_str().unwrap();
     assert!(
         note.starts_with(&format!(
-            "not proven optimal: near-optimal engine (beam search, then IDA* over windows of \
-             the path): the optimum is at least {bound} moves, so this answer is at most {} \
+            "not proven optimal: near-optimal engine (beam searches ranked by Manhattan \
+             distance, linear conflicts and squared distances, then beams and IDA* over windows \
+             of the path; linear conflict proves the bound): the optimum is at least {bound} moves, so this answer is at most {} \
              moves",
             length - bound
         )),

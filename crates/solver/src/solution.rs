@@ -170,7 +170,8 @@ pub enum Note {
         /// The heuristic that ran instead.
         ran: HeuristicKind,
     },
-    /// The near-optimal engine answered (beam search, then IDA* over windows of the path):
+    /// The near-optimal engine answered (beam searches ranked by Manhattan distance, linear
+    /// conflicts and squared distances, then beams and IDA* over windows of the path):
     /// the optimum is at least `lower_bound` moves, so this answer is at most
     /// `length - lower_bound` moves longer than it.
     Near {
@@ -247,8 +248,9 @@ impl fmt::Display for Note {
                     if *lower_bound > 0 { 100.0 * gap as f64 / *lower_bound as f64 } else { 0.0 };
                 write!(
                     f,
-                    "near-optimal engine (beam search, then IDA* over windows of the path): the \
-                     optimum is at least {lower_bound} moves, so this answer is at most {gap} \
+                    "near-optimal engine (beam searches ranked by Manhattan distance, linear \
+                     conflicts and squared distances, then beams and IDA* over windows of the \
+                     path; linear conflict proves the bound): the optimum is at least {lower_bound} moves, so this answer is at most {gap} \
                      moves ({percent:.1}%) longer"
                 )
             }
