@@ -160,23 +160,23 @@ pub(crate) fn drop_loops(start: &Board, moves: &mut Vec<Move>) {
     *moves = kept;
 }
 
-/// One pass of windows of `window` moves over `moves` (a path from `start`), each searched
-/// with at most `cap` nodes. Returns how many moves it saved; stops early (with a valid
-/// path) when `meter` says so.
-pub(crate) fn pass(
+/// Slides a window of `window` moves over `moves` (a path from `start`) by half its length,
+/// and splices in what `shorten` finds between the window's two ends (a path of the
+/// window's length or shorter; only a shorter one changes anything). Stops between windows
+/// when `stop` says so, with a valid path. Returns how many moves it saved.
+fn slide(
     start: &Board,
     moves: &mut Vec<Move>,
     window: usize,
-    cap: u64,
-    meter: &Meter,
+    mut stop: impl FnMut() -> bool,
+    mut shorten: impl FnMut(&Board, &Board, usize) -> Option<Vec<Move>>,
 ) -> usize {
-    let next = Neighbours::new(start.width(), start.height());
     let before = moves.len();
     let stride = (window / 2).max(1);
     let mut at = start.clone();
     let mut i = 0;
     while i + 2 <= moves.len() {
-        if meter.stop() {
+        if stop() {
             break;
         }
         let j = (i + window).min(moves.len());
@@ -186,10 +186,10 @@ pub(crate) fn pass(
             let _ = end.apply(m);
         }
         let last = j == moves.len();
-        let mut ida = Ida::new(&at, &end, &next);
-        let out = ida.run((j - i) as u32, cap, meter);
-        if let Outcome::Found(better) = out {
-            moves.splice(i..j, better);
+        if let Some(better) = shorten(&at, &end, j - i) {
+            if better.len() < j - i {
+                moves.splice(i..j, better);
+            }
         }
         if last {
             break;
@@ -201,6 +201,29 @@ pub(crate) fn pass(
         i += step;
     }
     before - moves.len()
+}
+
+/// One pass of windows of `window` moves over `moves` (a path from `start`), each searched
+/// with at most `cap` nodes. Returns how many moves it saved; stops early (with a valid
+/// path) when `meter` says so.
+pub(crate) fn pass(
+    start: &Board,
+    moves: &mut Vec<Move>,
+    window: usize,
+    cap: u64,
+    meter: &Meter,
+) -> usize {
+    let next = Neighbours::new(start.width(), start.height());
+    slide(
+        start,
+        moves,
+        window,
+        || meter.stop(),
+        |at, end, len| match Ida::new(at, end, &next).run(len as u32, cap, meter) {
+            Outcome::Found(better) => Some(better),
+            _ => None,
+        },
+    )
 }
 
 /// One pass of beam searches of `width` over windows of `window` moves of `moves` (a path
@@ -216,46 +239,21 @@ pub(crate) fn rebeam(
     meter: &Meter,
     until: Option<std::time::Instant>,
 ) -> usize {
-    let before = moves.len();
-    let stride = (window / 2).max(1);
-    let mut at = start.clone();
-    let mut i = 0;
     let mut seed = 7;
-    while i + 2 <= moves.len() {
-        if meter.stop() || until.is_some_and(|t| std::time::Instant::now() >= t) {
-            break;
-        }
-        let j = (i + window).min(moves.len());
-        let mut end = at.clone();
-        for &m in &moves[i..j] {
-            let _ = end.apply(m);
-        }
-        let last = j == moves.len();
+    let stop = || meter.stop() || until.is_some_and(|t| std::time::Instant::now() >= t);
+    slide(start, moves, window, stop, |at, end, len| {
         seed += 1;
-        if let Some(better) = super::beam::search(
-            &at,
-            &end,
+        super::beam::search(
+            at,
+            end,
             width,
             seed,
-            j - i - 1,
+            len - 1,
             threads,
             meter,
             super::beam::Weights::BEST,
-        ) {
-            if better.len() < j - i {
-                moves.splice(i..j, better);
-            }
-        }
-        if last {
-            break;
-        }
-        let step = stride.min(moves.len() - i);
-        for &m in &moves[i..i + step] {
-            let _ = at.apply(m);
-        }
-        i += step;
-    }
-    before - moves.len()
+        )
+    })
 }
 
 #[cfg(test)]
