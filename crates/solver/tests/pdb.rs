@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 use common::exact;
 use npuzzle_core::{Board, Goal, Move, Size};
 use npuzzle_solver::heuristic::GoalMap;
-use npuzzle_solver::heuristic::pdb::{Database, Partition};
+use npuzzle_solver::heuristic::pdb::{Database, Indexing, Partition};
 
 fn check(goal: &Board, spec: &str, dist: &HashMap<Board, u32>) -> Database {
     let partition = Partition::parse(spec, goal).unwrap();
@@ -85,14 +85,20 @@ fn one_group_tables_equal_a_reference_search() {
         for goal in [Goal::BlankLast, Goal::Snail] {
             let goal = goal.board(size).unwrap();
             let reference = group_distances(&goal, &group);
+            let per_cell = blank_distances(&goal, &group);
             let partition = Partition::new(vec![group.clone()], size.cells()).unwrap();
-            let db = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+            let db =
+                Database::build_indexed(&goal, &partition, Indexing::Placement, 2, &|_| {}, None)
+                    .unwrap();
+            let zdb = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
             let cells_of = |b: &Board| -> Vec<usize> {
                 let pos = b.positions();
                 group.iter().map(|&t| pos[usize::from(t)]).collect()
             };
             for b in exact(&goal).keys() {
                 let mut expected = reference[&cells_of(b)];
+                // Per region: the blank's own place counts.
+                let mut zexpected = per_cell[&(cells_of(b), b.blank())];
                 if db.has_reflection() {
                     // The mirror about the main diagonal, tiles relabelled to fix the goal.
                     let tr = |c: usize| (c % w) * w + c / w;
@@ -103,8 +109,10 @@ fn one_group_tables_equal_a_reference_search() {
                     }
                     let m = Board::new(size, m).unwrap();
                     expected = expected.max(reference[&cells_of(&m)]);
+                    zexpected = zexpected.max(per_cell[&(cells_of(&m), m.blank())]);
                 }
                 assert_eq!(db.estimate(b), expected, "{goal} {group:?} at {b}");
+                assert_eq!(zdb.estimate(b), zexpected, "per region: {goal} {group:?} at {b}");
             }
         }
     }
@@ -175,14 +183,15 @@ fn the_plain_dual_lookup_is_not_admissible_but_the_dual_distance_is_with_the_bla
     assert!(over > 10_000, "the plain dual exceeds the distance at {over} positions only");
 }
 
-/// The tables are admissible but not consistent, and this is why: an entry is the minimum
-/// over the blank's regions, and after a move the blank may stand in a region that is
-/// farther. The same partition with one entry per (placement, blank region) is consistent
-/// (every move changes one group's entry by exactly one) and at least as strong; it is not
-/// what we store because it takes 2.75 times the memory on the 15-puzzle's 8 tiles. This
-/// checks all of that on every position of 3x3 and 2x4 boards, against exact distances.
+/// Tables with one entry per placement are admissible but not consistent, and this is why:
+/// an entry is the minimum over the blank's regions, and after a move the blank may stand in
+/// a region that is farther. The same partition with one entry per (placement, blank region),
+/// what [`Database::build`] makes, is consistent (every move changes one group's entry by
+/// exactly one, and the mirror's sum too), at least as strong, and equal to an independent
+/// search over (tile cells, blank cell). This checks all of that on every position of 3x3
+/// and 2x4 boards, against exact distances.
 #[test]
-fn tables_are_admissible_not_consistent_and_per_region_tables_would_be() {
+fn per_placement_tables_are_not_consistent_and_per_region_tables_are() {
     let mut jumps = Vec::new();
     for (w, h, specs) in [(3, 3, &["4-4", "3-5", "2-3-3"][..]), (2, 4, &["3-4", "2-2-3"][..])] {
         let size = Size::new(w, h).unwrap();
@@ -193,10 +202,19 @@ fn tables_are_admissible_not_consistent_and_per_region_tables_would_be() {
             let map = GoalMap::new(&goal);
             for spec in specs {
                 let partition = Partition::parse(spec, &goal).unwrap();
-                let db = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+                let db = Database::build_indexed(
+                    &goal,
+                    &partition,
+                    Indexing::Placement,
+                    2,
+                    &|_| {},
+                    None,
+                )
+                .unwrap();
+                let zdb = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
                 let references: Vec<_> =
                     partition.groups().iter().map(|g| blank_distances(&goal, g)).collect();
-                // The per-region bound: the same groups, the blank's place counted.
+                // The per-region bound by the reference search: the blank's place counted.
                 let per_region = |b: &Board| -> u32 {
                     let pos = b.positions();
                     partition
@@ -210,15 +228,19 @@ fn tables_are_admissible_not_consistent_and_per_region_tables_would_be() {
                         .sum()
                 };
                 let regions: HashMap<&Board, u32> =
-                    dist.keys().map(|b| (b, per_region(b))).collect();
+                    dist.keys().map(|b| (b, zdb.estimate(b))).collect();
                 let estimates: HashMap<&Board, u32> =
                     dist.keys().map(|b| (b, db.estimate(b))).collect();
                 for (b, &d) in &dist {
                     let (stored, region) = (estimates[b], regions[b]);
                     assert!(stored <= d, "{spec} on {goal}: h({b}) = {stored} > {d}");
                     assert!(region <= d, "{spec}: per-region h({b}) = {region} > {d}");
-                    if !db.has_reflection() {
-                        assert!(region >= stored, "{spec}: per-region below stored at {b}");
+                    assert_eq!(region % 2, d % 2, "{spec}: parity of the per-region h({b})");
+                    assert!(region >= stored, "{spec}: per-region below per-placement at {b}");
+                    if zdb.has_reflection() {
+                        assert!(region >= per_region(b), "{spec}: mirror lost at {b}");
+                    } else {
+                        assert_eq!(region, per_region(b), "{spec}: per-region h({b})");
                     }
                     assert!(region >= map.manhattan(b.tiles()));
                     for m in Move::ALL {
@@ -233,8 +255,8 @@ fn tables_are_admissible_not_consistent_and_per_region_tables_would_be() {
         }
         jumps.push(largest_jump);
     }
-    // Consistency would be a jump of at most one between neighbours; the stored tables
-    // (mirror included) jump by up to 7 moves on 3x3 and 9 on 2x4.
+    // Consistency would be a jump of at most one between neighbours; the per-placement
+    // tables (mirror included) jump by up to 7 moves on 3x3 and 9 on 2x4.
     assert_eq!(jumps, [7, 9]);
 }
 
@@ -282,7 +304,7 @@ fn walking_distance_is_admissible_and_consistent_on_every_3x3_and_2x4_position()
 mod search {
     use npuzzle_core::{Board, Goal, Scrambler, Size, parse_instances};
     use npuzzle_solver::engine::pdb_search;
-    use npuzzle_solver::heuristic::pdb::{Database, Partition};
+    use npuzzle_solver::heuristic::pdb::{Database, Indexing, Partition};
     use npuzzle_solver::{
         Algorithm, Databases, Heuristic, HeuristicKind, Limits, Options, Solver, Status, solve,
         solve_with,
@@ -328,14 +350,20 @@ mod search {
         for goal in [Goal::BlankLast, Goal::Snail] {
             let goal = goal.board(size).unwrap();
             let db = db(&goal, "4-4");
+            // Tables with one entry per placement (Korf & Felner's) serve the search too.
+            let partition = Partition::parse("4-4", &goal).unwrap();
+            let placement =
+                Database::build_indexed(&goal, &partition, Indexing::Placement, 2, &|_| {}, None)
+                    .unwrap();
             let mut rng = Scrambler::new(7);
             for i in 0..300 {
                 let board = rng.solvable(&goal);
                 let exact = solve(&board, &goal, &Options::default()).unwrap();
                 let threads = 1 + i % 3;
                 let dual = i % 4 < 2;
-                let s =
-                    pdb_search::solve_dual(&db, &board, &Limits::default(), threads, dual).unwrap();
+                let tables = if i % 5 < 2 { &placement } else { &db };
+                let s = pdb_search::solve_dual(tables, &board, &Limits::default(), threads, dual)
+                    .unwrap();
                 assert_eq!(s.status, Status::Solved);
                 assert_eq!(s.moves.len(), exact.moves.len(), "{board} on {threads} threads");
                 replays(&board, &goal, &s.moves);

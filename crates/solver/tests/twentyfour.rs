@@ -9,7 +9,7 @@ mod common;
 use common::exact;
 use npuzzle_core::{Board, Goal, Scrambler, Size};
 use npuzzle_solver::engine::twentyfour::{self, Config, Tables, TablesError};
-use npuzzle_solver::heuristic::pdb::{Database, Partition};
+use npuzzle_solver::heuristic::pdb::{Database, Indexing, Partition};
 use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Status};
 
 fn goal(size: Size, g: Goal) -> Board {
@@ -35,20 +35,34 @@ fn symmetric_lookups_equal_the_directly_built_tables_on_every_3x3_position() {
     let size = Size::square(3).unwrap();
     let first = goal(size, Goal::BlankFirst);
     let base_partition = Partition::parse("1,2/4,5,7,8", &first).unwrap();
-    let base = Database::build(&first, &base_partition, 2, &|_| {}, None).unwrap();
-    for g in [Goal::BlankFirst, Goal::BlankLast] {
-        let goal = goal(size, g.clone());
-        let partition = partition_by_cells(&goal, &[&[1, 2], &[3, 6], &[4, 5, 7, 8]]);
-        let tables = Tables::new(base.clone(), &goal, &partition).unwrap();
-        assert!(tables.has_reflection());
-        assert_eq!(tables.lookups(), (6, 2));
-        let direct = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
-        let dist = exact(&goal);
-        assert_eq!(dist.len(), 181_440);
-        for (b, &d) in &dist {
-            let h = tables.estimate(b);
-            assert_eq!(h, direct.estimate(b), "{g}: {b}");
-            assert!(h <= d && h % 2 == d % 2, "{g}: h({b}) = {h}, distance {d}");
+    // Tables with one entry per (placement, blank region), the default, and with one per
+    // placement: the symmetry carries both.
+    for indexing in [Indexing::Region, Indexing::Placement] {
+        let build = |goal: &Board, partition: &Partition| {
+            Database::build_indexed(goal, partition, indexing, 2, &|_| {}, None).unwrap()
+        };
+        let base = build(&first, &base_partition);
+        for g in [Goal::BlankFirst, Goal::BlankLast] {
+            let goal = goal(size, g.clone());
+            let partition = partition_by_cells(&goal, &[&[1, 2], &[3, 6], &[4, 5, 7, 8]]);
+            let tables = Tables::new(base.clone(), &goal, &partition).unwrap();
+            assert!(tables.has_reflection());
+            assert_eq!(tables.lookups(), (6, 2));
+            let direct = build(&goal, &partition);
+            let dist = exact(&goal);
+            assert_eq!(dist.len(), 181_440);
+            for (b, &d) in &dist {
+                let h = tables.estimate(b);
+                assert_eq!(h, direct.estimate(b), "{g} {indexing:?}: {b}");
+                assert!(h <= d && h % 2 == d % 2, "{g}: h({b}) = {h}, distance {d}");
+            }
+            // The search over them finds the optimal lengths.
+            let mut rng = Scrambler::new(3);
+            for i in 0..60 {
+                let b = rng.solvable(&goal);
+                let d = dist[&b] as usize;
+                assert_eq!(solve(&tables, &b, 1 + i % 2, 10), d, "{g} {indexing:?}: {b}");
+            }
         }
     }
 }

@@ -46,7 +46,7 @@ use npuzzle_core::{Board, Move, Moves, Parity};
 use crate::engine::common::{self, Entries, moved};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::rank::{Suffixes, subset_rank};
-use crate::heuristic::pdb::{Database, Encoding, Geometry, index_of};
+use crate::heuristic::pdb::{Database, Encoding, Geometry, Regions, index_of};
 use crate::options::{Algorithm, Limits};
 use crate::pruning::{FORBIDDEN, Pruner};
 use crate::solution::{Reason, Solution, Stats, Status};
@@ -118,6 +118,8 @@ pub(crate) struct PdbEngine<'a> {
 
 struct TableRef<'a> {
     entries: Entries<'a>,
+    /// A per-region table's regions (see `Regions`); empty for a per-placement one.
+    regions: &'a Regions,
     orders: u32,
     /// Tiles in the group.
     k: u8,
@@ -186,6 +188,7 @@ impl<'a> PdbEngine<'a> {
                         bytes: db.table_bytes(t),
                         nibble: info.encoding == Encoding::Nibble,
                     },
+                    regions: &info.regions,
                     orders: info.orders as u32,
                     k: info.tiles.len() as u8,
                 }
@@ -253,9 +256,9 @@ impl<'a> PdbEngine<'a> {
             let mut sum = 0u16;
             for (gi, info) in self.db.tables().iter().enumerate() {
                 let cells: Vec<u8> = info.tiles.iter().map(|&t| pos[usize::from(t)]).collect();
-                let index = index_of(&cells, info.orders);
+                let index = self.db.index(gi, &cells, pos[0].into());
                 let mask = cells.iter().fold(0u32, |m, &c| m | 1 << c);
-                let order = (index % info.orders) as u32;
+                let order = (index_of(&cells, info.orders) % info.orders) as u32;
                 let value = self.lookup(gi, index);
                 out[gi] = Group { mask, order, value };
                 sum += u16::from(value);
@@ -359,7 +362,9 @@ impl<'a> PdbEngine<'a> {
             for (slot, &x) in cells.iter_mut().zip(&info.tiles) {
                 *slot = dcell[usize::from(x)];
             }
-            extra += u32::from(self.lookup(gi, index_of(&cells[..k], info.orders)));
+            // The dual position's hole stands on the blank's goal cell.
+            let index = self.db.index(gi, &cells[..k], self.db.goal().blank());
+            extra += u32::from(self.lookup(gi, index));
         }
         md + 2 * extra
     }
@@ -385,7 +390,13 @@ impl<'a> PdbEngine<'a> {
         let table = &self.tables[gi];
         let (mask, i, j) = moved(group.mask, from, to);
         let order = self.suffixes.shift(usize::from(table.k), i, j, group.order);
-        let index = u64::from(subset_rank(mask)) * u64::from(table.orders) + u64::from(order);
+        let set = subset_rank(mask);
+        // A per-region table: the blank now stands where the tile was.
+        let index = if table.regions.is_empty() {
+            u64::from(set) * u64::from(table.orders) + u64::from(order)
+        } else {
+            table.regions.index(set, from, order, table.orders)
+        };
         (Group { mask, order, value: 0 }, index)
     }
 

@@ -10,8 +10,8 @@ use npuzzle_core::{Board, Move};
 use super::tables::{MAX_LOOKUPS, Tables};
 use super::{Progress, ProgressFn};
 use crate::engine::common::{self, Entries, moved};
-use crate::heuristic::pdb::Encoding;
 use crate::heuristic::pdb::rank::{Shifts, binomial};
+use crate::heuristic::pdb::{Encoding, Regions};
 use crate::options::Limits;
 use crate::pruning::{FORBIDDEN, Pruner};
 
@@ -83,6 +83,8 @@ pub(crate) struct Node {
 
 struct TableRef<'a> {
     entries: Entries<'a>,
+    /// A per-region table's regions (see `Regions`); empty for a per-placement one.
+    regions: &'a Regions,
     orders: u32,
     shifts: &'static Shifts,
 }
@@ -160,6 +162,7 @@ impl<'a> KorfEngine<'a> {
                         bytes: base.table_bytes(l.table),
                         nibble: info.encoding == Encoding::Nibble,
                     },
+                    regions: &info.regions,
                     orders: info.orders as u32,
                     shifts: Shifts::get(info.tiles.len()),
                 }
@@ -207,8 +210,8 @@ impl<'a> KorfEngine<'a> {
                 order[(mask & ((1 << c) - 1)).count_ones() as usize] = q as u8;
             }
             let order = crate::heuristic::pdb::rank::perm_rank(&order[..k]) as u16;
-            let index = u64::from(self.colex.rank(mask)) * u64::from(self.tables[li].orders)
-                + u64::from(order);
+            let blank = u32::from(l.cell[pos[0]]);
+            let index = self.index(li, mask, blank, order);
             let value = self.read(li, index);
             node.slots[li] = Slot { mask, order, value };
             node.sums[li / self.groups] += u16::from(value);
@@ -277,8 +280,22 @@ impl<'a> KorfEngine<'a> {
         let (mask, i, j) = moved(slot.mask, from, to);
         let order =
             if i == j { slot.order } else { t.shifts.shift(i, j, u32::from(slot.order)) as u16 };
-        let index = u64::from(self.colex.rank(mask)) * u64::from(t.orders) + u64::from(order);
+        // The blank now stands where the tile was.
+        let index = self.index(li, mask, from, order);
         (Slot { mask, order, value: 0 }, index)
+    }
+
+    /// The entry index of lookup `li` for its tiles on the cells of `mask` in order `order`
+    /// with the blank on `blank` (cells in the table's frame).
+    #[inline(always)]
+    fn index(&self, li: usize, mask: u32, blank: u32, order: u16) -> u64 {
+        let t = &self.tables[li];
+        let set = self.colex.rank(mask);
+        if t.regions.is_empty() {
+            u64::from(set) * u64::from(t.orders) + u64::from(order)
+        } else {
+            t.regions.index(set, blank, u32::from(order), t.orders)
+        }
     }
 
     /// Asks for the cache line of entry `index` of lookup `li` (a hint; never faults).

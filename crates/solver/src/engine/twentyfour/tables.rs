@@ -8,7 +8,6 @@ use thiserror::Error;
 
 use crate::heuristic::pdb::{
     BuildError, Cache, CacheError, Database, Geometry, MAX_PATTERN_TILES, Partition, Progress,
-    index_of,
 };
 
 /// The most lookups of one position: 8 groups, twice (the position and its mirror).
@@ -320,8 +319,10 @@ impl Tables {
                     *slot = l.cell[pos[usize::from(t)]];
                 }
                 let k = l.tiles.len();
-                let orders = self.base.tables()[l.table].orders;
-                sum += u32::from(self.base.value(l.table, index_of(&cells[..k], orders)));
+                let blank = usize::from(l.cell[pos[0]]);
+                sum += u32::from(
+                    self.base.value(l.table, self.base.index(l.table, &cells[..k], blank)),
+                );
             }
             best = best.max(sum);
         }

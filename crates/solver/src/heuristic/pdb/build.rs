@@ -94,12 +94,14 @@ impl Layout {
 /// Cell sets a worker takes at a time.
 const CHUNK: usize = 8;
 
-/// The fewest pattern moves from every placement to the goal (the minimum over the blank's
-/// positions), one byte per placement, `0xFF` where no state of the placement is reachable.
-/// `progress` is called with the number of states expanded since its last call.
+/// The fewest pattern moves to the goal, one byte an entry, `0xFF` where no state is
+/// reachable: with `per_region`, for every abstract state (placement and blank region,
+/// numbered as in [`Layout`]); otherwise for every placement (the minimum over the blank's
+/// regions). `progress` is called with the number of states expanded since its last call.
 pub(crate) fn distances(
     spec: &PatternSpec,
     layout: &Layout,
+    per_region: bool,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     cancel: Option<&AtomicBool>,
@@ -110,8 +112,8 @@ pub(crate) fn distances(
     let shifts = Shifts::get(k);
     let seen: Vec<AtomicU64> =
         (0..layout.states().div_ceil(32)).map(|_| AtomicU64::new(!0)).collect();
-    let depth: Vec<AtomicU64> =
-        (0..layout.placements().div_ceil(8)).map(|_| AtomicU64::new(!0)).collect();
+    let entries = if per_region { layout.states() } else { layout.placements() };
+    let depth: Vec<AtomicU64> = (0..entries.div_ceil(8)).map(|_| AtomicU64::new(!0)).collect();
 
     // The goal state: the tiles home, the blank in the region of its goal cell.
     let goal_mask = spec.goal_cells.iter().fold(0u32, |m, &c| m | 1 << c);
@@ -122,8 +124,9 @@ pub(crate) fn distances(
     let s0 = u64::from(subset_rank(goal_mask));
     let r0 = g.region_index(g.all() & !goal_mask, usize::from(spec.blank_goal)) as u64;
     let o0 = u64::from(perm_rank(&order[..k]));
-    mark(&seen, (layout.region_base[s0 as usize] + r0) * orders as u64 + o0, 0);
-    set_depth(&depth, s0 * orders as u64 + o0, 0);
+    let state0 = (layout.region_base[s0 as usize] + r0) * orders as u64 + o0;
+    mark(&seen, state0, 0);
+    set_depth(&depth, if per_region { state0 } else { s0 * orders as u64 + o0 }, 0);
 
     let threads = threads.max(1);
     for d in 0u32.. {
@@ -136,6 +139,7 @@ pub(crate) fn distances(
             shifts,
             seen: &seen,
             depth: &depth,
+            per_region,
             cur: u64::from(d % 3),
             next: u64::from((d + 1) % 3),
             next_depth: u64::from(d + 1),
@@ -162,7 +166,7 @@ pub(crate) fn distances(
     for w in depth {
         out.extend_from_slice(&w.into_inner().to_le_bytes());
     }
-    out.truncate(layout.placements() as usize);
+    out.truncate(entries as usize);
     Ok(out)
 }
 
@@ -173,6 +177,8 @@ struct Layer<'a> {
     shifts: &'a Shifts,
     seen: &'a [AtomicU64],
     depth: &'a [AtomicU64],
+    /// Depths are kept per state (else per placement, the first reach).
+    per_region: bool,
     cur: u64,
     next: u64,
     next_depth: u64,
@@ -283,8 +289,9 @@ impl Layer<'_> {
         if (old >> shift) & 3 != 3 {
             return 0;
         }
-        let dword = &self.depth[(placement >> 3) as usize];
-        let dshift = (placement & 7) * 8;
+        let entry = if self.per_region { state } else { placement };
+        let dword = &self.depth[(entry >> 3) as usize];
+        let dshift = (entry & 7) * 8;
         if (dword.load(Relaxed) >> dshift) & 0xFF == 0xFF {
             dword.fetch_and(!((0xFF ^ self.next_depth) << dshift), Relaxed);
         }
@@ -297,9 +304,9 @@ fn mark(seen: &[AtomicU64], state: u64, value: u64) {
     seen[(state >> 5) as usize].fetch_and(!((3 ^ value) << shift), Relaxed);
 }
 
-fn set_depth(depth: &[AtomicU64], placement: u64, value: u64) {
-    let shift = (placement & 7) * 8;
-    depth[(placement >> 3) as usize].fetch_and(!((0xFF ^ value) << shift), Relaxed);
+fn set_depth(depth: &[AtomicU64], entry: u64, value: u64) {
+    let shift = (entry & 7) * 8;
+    depth[(entry >> 3) as usize].fetch_and(!((0xFF ^ value) << shift), Relaxed);
 }
 
 /// Turns distances into what the table stores: `(distance - manhattan) / 2`, where
@@ -307,10 +314,12 @@ fn set_depth(depth: &[AtomicU64], placement: u64, value: u64) {
 /// tile's Manhattan distance by one, so the two have the same parity and the difference
 /// halves exactly; the halves are small (at most 15 for every partition we build, so they fit
 /// 4 bits), and the search adds the Manhattan distance it keeps anyway. Unreachable entries
-/// become 0. Returns the largest value.
+/// become 0. `table` holds one block of `k!` orders per placement's cell set, or with
+/// `per_region` one per (cell set, region). Returns the largest value.
 pub(crate) fn to_extra(
     spec: &PatternSpec,
     layout: &Layout,
+    per_region: bool,
     table: &mut [u8],
     threads: usize,
 ) -> u8 {
@@ -318,16 +327,27 @@ pub(crate) fn to_extra(
     let orders = layout.orders;
     let perms: Vec<[u8; 8]> = (0..orders as u32).map(|r| perm_unrank(r, k)).collect();
     let g = &spec.geometry;
-    let sets_per_thread = layout.masks.len().div_ceil(threads.max(1));
+    // The cell set of each block.
+    let block_masks: Vec<u32> = if per_region {
+        (0..layout.masks.len())
+            .flat_map(|s| {
+                let n = layout.region_base[s + 1] - layout.region_base[s];
+                std::iter::repeat_n(layout.masks[s], n as usize)
+            })
+            .collect()
+    } else {
+        layout.masks.clone()
+    };
+    let sets_per_thread = block_masks.len().div_ceil(threads.max(1));
     let mut most = 0u8;
     thread::scope(|s| {
         let mut handles = Vec::new();
         for (t, part) in table.chunks_mut(sets_per_thread * orders).enumerate() {
-            let perms = &perms;
+            let (perms, block_masks) = (&perms, &block_masks);
             handles.push(s.spawn(move || {
                 let mut most = 0u8;
                 for (n, block) in part.chunks_mut(orders).enumerate() {
-                    let mask = layout.masks[t * sets_per_thread + n];
+                    let mask = block_masks[t * sets_per_thread + n];
                     let mut dm = [[0u8; 8]; 8];
                     let mut m = mask;
                     let mut p = 0;
@@ -359,4 +379,28 @@ pub(crate) fn to_extra(
         }
     });
     most
+}
+
+/// Rearranges a per-region table from the search's numbering (each cell set's regions one
+/// after the other, `k!` orders each) to the stored one (each order's regions side by side:
+/// entry `o * R + r` of the set's `R * k!`), so that one placement's regions share a cache
+/// line (see `Regions`).
+pub(crate) fn interleave(layout: &Layout, table: &mut [u8]) {
+    let orders = layout.orders;
+    let mut block = Vec::new();
+    for s in 0..layout.masks.len() {
+        let (first, end) = (layout.region_base[s] as usize, layout.region_base[s + 1] as usize);
+        let regions = end - first;
+        if regions < 2 {
+            continue;
+        }
+        let part = &mut table[first * orders..end * orders];
+        block.clear();
+        block.extend_from_slice(part);
+        for r in 0..regions {
+            for o in 0..orders {
+                part[o * regions + r] = block[r * orders + o];
+            }
+        }
+    }
 }

@@ -24,9 +24,12 @@
 use thiserror::Error;
 
 /// The version of the layout above. Files of any other version are rebuilt.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"NPUZPDB\n";
+
+/// Set in a group's encoding byte when its table has one entry per (placement, blank region).
+const PER_REGION: u8 = 0x10;
 
 /// How a table's entries are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,6 +118,8 @@ pub enum FileError {
 pub(crate) struct GroupHeader {
     pub(crate) tiles: Vec<u16>,
     pub(crate) encoding: Encoding,
+    /// One entry per (placement, blank region) rather than per placement.
+    pub(crate) per_region: bool,
     /// Offset of the table from the start of the data.
     pub(crate) offset: u64,
     pub(crate) len: u64,
@@ -155,7 +160,7 @@ pub(crate) fn encode_header(
     h.extend(goal.iter().map(|&t| t as u8));
     for g in groups {
         h.push(g.tiles.len() as u8);
-        h.push(g.encoding.code());
+        h.push(g.encoding.code() | if g.per_region { PER_REGION } else { 0 });
         h.extend(g.tiles.iter().map(|&t| t as u8));
         h.extend_from_slice(&g.offset.to_le_bytes());
         h.extend_from_slice(&g.len.to_le_bytes());
@@ -255,7 +260,9 @@ pub(crate) fn decode_header(file: &[u8]) -> Result<Header, FileError> {
     for _ in 0..count {
         let kb = take(2)?;
         let (k, code) = (usize::from(kb[0]), kb[1]);
-        let encoding = Encoding::from_code(code).ok_or(FileError::Header("encoding"))?;
+        let per_region = code & PER_REGION != 0;
+        let encoding =
+            Encoding::from_code(code & !PER_REGION).ok_or(FileError::Header("encoding"))?;
         if k == 0 || k > super::rank::MAX_PATTERN_TILES {
             return Err(FileError::Header("group size"));
         }
@@ -265,14 +272,18 @@ pub(crate) fn decode_header(file: &[u8]) -> Result<Header, FileError> {
         }
         let offset = u64::from_le_bytes(take(8)?.try_into().map_err(|_| FileError::Magic)?);
         let len = u64::from_le_bytes(take(8)?.try_into().map_err(|_| FileError::Magic)?);
-        let entries = super::pattern::entries(cells, k);
+        let entries = if per_region {
+            super::pattern::region_entries(width, height, k)
+        } else {
+            super::pattern::entries(cells, k)
+        };
         if len != encoding.bytes(entries)
             || offset % 64 != 0
             || offset.checked_add(len).is_none_or(|e| e > data_len)
         {
             return Err(FileError::Header("table length or offset"));
         }
-        groups.push(GroupHeader { tiles, encoding, offset, len });
+        groups.push(GroupHeader { tiles, encoding, per_region, offset, len });
     }
     Ok(Header { width, height, goal, groups, header_len, data_len })
 }
@@ -284,8 +295,20 @@ mod tests {
     fn sample() -> Vec<u8> {
         let goal: Vec<u16> = (0..9).collect();
         let groups = vec![
-            GroupHeader { tiles: vec![1, 2], encoding: Encoding::Nibble, offset: 0, len: 36 },
-            GroupHeader { tiles: vec![3], encoding: Encoding::Byte, offset: 64, len: 9 },
+            GroupHeader {
+                tiles: vec![1, 2],
+                encoding: Encoding::Nibble,
+                per_region: false,
+                offset: 0,
+                len: 36,
+            },
+            GroupHeader {
+                tiles: vec![3],
+                encoding: Encoding::Byte,
+                per_region: false,
+                offset: 64,
+                len: 9,
+            },
         ];
         let mut file = encode_header(3, 3, &goal, &groups);
         file.resize(file.len() + 73, 7);

@@ -206,6 +206,13 @@ pub fn entries(cells: usize, k: usize) -> u64 {
     binomial(cells, k).saturating_mul(factorial(k))
 }
 
+/// The entries of a table with one entry per (placement, blank region) for a group of `k`
+/// tiles on a `width` x `height` board: the regions the blank may be in, over every cell set
+/// of the group, times `k!`.
+pub(crate) fn region_entries(width: usize, height: usize, k: usize) -> u64 {
+    super::build::Layout::new(&Geometry::new(width, height), k).states()
+}
+
 impl fmt::Display for Partition {
     /// Groups separated by `/`, tiles by commas: `1,2,3,4,5,6,7/8,9,10,11,12,13,14,15`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
