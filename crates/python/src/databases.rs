@@ -116,7 +116,7 @@ pub(crate) fn flush_warnings(py: Python<'_>) -> PyResult<()> {
 
 /// Builds the pattern database of `partition` for boards of `size` towards `goal` (the
 /// strongest worth building when no partition is given: 7-8 on 4x4, about a minute and
-/// 288 MB), saves it in the cache and returns its path. Solves then use it, as the command
+/// 783 MB), saves it in the cache and returns its path. Solves then use it, as the command
 /// line's do (`npuzzle pdb build` makes the same file).
 ///
 /// Example: ``npuzzle.build_database("4x4", goal="blank-first", partition="7-8")``.

@@ -63,14 +63,14 @@ pub fn solver() -> npuzzle_solver::Solver {
 }
 
 /// Builds the 4x4's 7-8 table in the background at low priority when `store` lacks it (about
-/// a minute and 288 MB; the store holds it once built).
+/// a minute and 783 MB; the store holds it once built).
 pub fn build_in_background(store: &Arc<Store>) {
     if let Ok(goal) = Goal::BlankFirst.board(Size::square(4).expect("4x4 is a size"))
         && store.build_in_background(&goal, None).is_some()
     {
         crate::stdio::complain(format_args!(
             "building the 7-8 pattern database of the 4x4 in the background (about a minute, \
-             288 MB; --no-build turns this off); 4x4 hints are exact and fast once it is ready"
+             783 MB; --no-build turns this off); 4x4 hints are exact and fast once it is ready"
         ));
     }
 }

@@ -9,12 +9,13 @@
 //! A position's bound is its Manhattan distance plus twice the larger of two sums: the
 //! entries of its four groups, and those of the four groups of its mirror about the main
 //! diagonal (which fixes a corner goal's blank). Each entry is read from one of the two
-//! stored tables at the group's placement mapped by a symmetry (see [`Tables`] for why that
-//! is the group's own entry). A move changes one group on each side: the search keeps each
-//! lookup's cell set (in its table's frame) and the order of its tiles, and updates them
-//! with a shift of the mask, two population counts, two loads for the set's rank and at most
-//! one shift-table load; the child's first-side sum is tested against the threshold before
-//! the second side's entry is read.
+//! stored tables at the group's placement and the blank's region mapped by a symmetry (see
+//! [`Tables`] for why that is the group's own entry). A move changes one group on each side:
+//! the search keeps each lookup's cell set (in its table's frame) and the order of its tiles,
+//! and updates them with a shift of the mask, two population counts, two loads for the set's
+//! rank, one for the blank's region (the blank now stands where the tile was) and at most one
+//! shift-table load; the child's first-side sum is tested against the threshold before the
+//! second side's entry is read.
 //!
 //! # The search
 //! IDA* (Korf 1985). Each node carries the state of a [`Pruner`], which forbids move strings

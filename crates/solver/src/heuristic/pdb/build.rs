@@ -14,9 +14,10 @@
 //! regions and their moves, so a layer is expanded one (cell set, region) block at a time,
 //! with the moves computed once per block and the orders streamed through a shift table.
 //! Each state keeps its depth modulo 3 in two bits (3: not reached), which is all a
-//! layer-by-layer search needs to tell the current layer, the next one and the rest apart;
-//! the first time a placement is reached (in any region) its depth is final, and that is the
-//! table's entry: the fewest pattern moves over every blank position.
+//! layer-by-layer search needs to tell the current layer, the next one and the rest apart.
+//! A per-region table keeps each state's depth; a per-placement one keeps the depth at which
+//! the placement is first reached (in any region): the fewest pattern moves over every blank
+//! position. [`interleave`] then puts each placement's regions side by side.
 //!
 //! Layers are expanded by every thread at once, each taking cell sets from a shared counter.
 //! Two threads may reach one state in the same layer: both write the same two bits with an

@@ -15,11 +15,16 @@
 //! | ...    |      | per group: tile count `k`, encoding, `k` tiles, data offset (u64), data length (u64) |
 //! | `H`    | `D`  | the tables, each starting on a 64-byte boundary |
 //!
-//! Encodings: 1 = 4 bits an entry (low nibble first), 2 = one byte an entry. An entry is
-//! `(distance - manhattan) / 2` (see the [module docs](super)); entry `i` of a group of
-//! `k` tiles is the placement `subset * k! + order`: the colexicographic rank of the set of
-//! cells the tiles occupy, times `k!`, plus the lexicographic rank of the order in which the
-//! group's tiles stand on those cells, read in increasing cell order.
+//! Encodings: 1 = 4 bits an entry (low nibble first), 2 = one byte an entry, plus `0x10` when
+//! the table has one entry per (placement, blank region) rather than per placement. An entry
+//! is `(distance - manhattan) / 2` (see the [module docs](super)). Entry `i` of a per-placement
+//! table of `k` tiles is the placement `subset * k! + order`: the colexicographic rank of the
+//! set of cells the tiles occupy, times `k!`, plus the lexicographic rank of the order in which
+//! the group's tiles stand on those cells, read in increasing cell order. In a per-region
+//! table, each cell set in colexicographic order owns `R * k!` entries, `R` being the number
+//! of connected parts of its free cells (numbered in the order of their lowest cells), and
+//! the entry of an order `o` with the blank in part `r` is `o * R + r` among them (see
+//! `Regions`). Version 1 had per-placement tables only.
 
 use thiserror::Error;
 

@@ -2,8 +2,23 @@
 //! board of at most 25 cells, any goal and any partition of the tiles.
 //!
 //! A [`Partition`] splits the tiles into groups; each group's table holds, for every placement
-//! of its tiles, the fewest moves *of those tiles* that bring them home, wherever the other
-//! tiles are. A [`Database`] is the tables of one partition for one goal.
+//! of its tiles and every region the blank may be in, the fewest moves *of those tiles* that
+//! bring them home, wherever the other tiles are. A [`Database`] is the tables of one
+//! partition for one goal.
+//!
+//! # Zero-aware tables
+//! A group's tiles, standing on the board, split the other cells into connected regions; the
+//! blank can reach any cell of its own region without moving a tile of the group, and no
+//! other. Korf & Felner's tables keep one entry per placement, the fewest moves over every
+//! place of the blank ([`Indexing::Placement`]); the tables built here by default keep one
+//! per (placement, blank region) ([`Indexing::Region`]; R. Clausecker and A. Reinefeld call
+//! them zero-aware, "Zero-aware pattern databases with 1-bit compression for sliding tile
+//! puzzles", SoCS 2022). They are at least as strong and consistent, and they take more
+//! memory: the 15-puzzle's 8 tiles have 2.75 regions per cell set on average, so its 7-8
+//! database is 783 MB instead of 288 MB. Measured on Korf's 100 with 7-8 and reflection, one
+//! thread (README, benchmark section): 16,926 generated nodes per instance instead of
+//! 29,271, 0.203 s instead of 0.264 s (median of 5 alternating runs); each node costs more,
+//! since the table is larger and the index needs the blank's region (see [`Regions`]).
 //!
 //! # Admissibility
 //! - **Claim.** For every position, the sum over the groups of their table entries is at most
@@ -11,27 +26,30 @@
 //!   main diagonal ([`Database::has_reflection`]), and so is the larger of the two.
 //! - **Why.** Follow an optimal solution and sort its moves by the tile that moves: each move
 //!   moves a tile of exactly one group. The moves of one group's tiles, with the other tiles
-//!   made indistinguishable, are a path in that group's abstract space from the position's
-//!   placement to the goal, so there are at least as many as the table entry (the table is an
-//!   exact breadth-first distance in that space, minimised over where the blank is). The
-//!   groups are disjoint, so the counts add up to at most the solution's length. Mirroring
-//!   about the main diagonal, with the tiles relabelled so the goal maps to itself (possible
-//!   when the board is square and the blank's goal cell is on the diagonal), maps solutions to
-//!   solutions of the same length, so the bound of the mirror is a bound too.
-//! - **Not consistent.** An entry is the minimum over the blank's regions, and after a move
-//!   the blank may stand in a region that is farther: when a pattern tile moves, the bound
-//!   can jump by more than one move (by up to 7 on 3x3 and 9 on 2x4, mirror included). The
-//!   tables of Korf and Felner, which store the minimum over the blank's cells, are the
-//!   same. IDA* does not need consistency, and the search here turns it into cut-offs
-//!   (bidirectional pathmax, see [`crate::engine::pdb_search`]); A* over these tables must reopen
-//!   nodes, which `npuzzle-search`'s A* does. One entry per (placement, blank region)
-//!   instead would be consistent (a move changes one group's entry by exactly one) and at
-//!   least as strong, but the 8-tile table of the 15-puzzle has 2.75 regions per cell set:
-//!   713 MB instead of 259 MB.
+//!   made indistinguishable, are a path in that group's abstract space (its tiles' cells and
+//!   the blank's region) from the position's state to the goal, so there are at least as many
+//!   as the table entry (the table is an exact breadth-first distance in that space; a
+//!   per-placement table holds the minimum over the blank's regions, which is smaller still).
+//!   The groups are disjoint, so the counts add up to at most the solution's length.
+//!   Mirroring about the main diagonal, with the tiles relabelled so the goal maps to itself
+//!   (possible when the board is square and the blank's goal cell is on the diagonal), maps
+//!   solutions to solutions of the same length, so the bound of the mirror is a bound too.
+//! - **Consistent (per region).** A move of a group's tile is one step in that group's
+//!   abstract space and changes its entry by exactly one; a move of any other tile keeps the
+//!   blank in the same region of every other group (it steps between two cells free of that
+//!   group), so their entries stay. So the bound changes by exactly one a move, the mirror's
+//!   too, and so does the larger of the two (both have the parity of the distance).
+//! - **Not consistent (per placement).** An entry is the minimum over the blank's regions, and
+//!   after a move the blank may stand in a region that is farther: when a pattern tile moves,
+//!   the bound can jump by more than one move (by up to 7 on 3x3 and 9 on 2x4, mirror
+//!   included). IDA* does not need consistency, and the search turns it into cut-offs
+//!   (bidirectional pathmax, see [`crate::engine::pdb_search`]); A* over these tables must
+//!   reopen nodes, which `npuzzle-search`'s A* does.
 //! - **Tested instead.** `tests/pdb.rs` checks on every position of 3x3 and 2x4 boards that
-//!   the stored bound is admissible with the parity of the distance, that the per-region
-//!   bound built by an independent search is admissible, consistent and at least the stored
-//!   one, and how far the stored bound jumps between neighbours.
+//!   both kinds of table are admissible with the parity of the distance, that the per-region
+//!   tables equal an independent search over (tile cells, blank cell), are consistent and at
+//!   least the per-placement ones, and how far the per-placement bound jumps between
+//!   neighbours.
 //! - **Source.** R. E. Korf and A. Felner, "Disjoint pattern database heuristics", *Artificial
 //!   Intelligence* 134, 2002; A. Felner, R. E. Korf and S. Hanan, "Additive pattern database
 //!   heuristics", *JAIR* 22, 2004 (reflection about the main diagonal, as used there).
@@ -70,15 +88,18 @@
 //!   tiles do not include the hole moves at least as often as its table entry says, provided
 //!   the table's goal (its tiles home, the blank in the zone) is the goal this puzzle ends in
 //!   (its tiles home, the hole on `b`): that is, when `b` is in the zone. So the groups add
-//!   up as in the regular lookup. Only when `b` is the blank's goal cell is the dual the same
+//!   up as in the regular lookup; a per-region table is read for the region of the dual
+//!   position's hole, which stands on the blank's goal cell (it is `G(b)`, on
+//!   `home(board[b])`). Only when `b` is the blank's goal cell is the dual the same
 //!   puzzle (then `dist(s⁻¹) = dist(s)`), which is why the plain lookup fails elsewhere. The
 //!   bound has the parity of the distance (each move changes the Manhattan distance of the
 //!   hole puzzle's tiles by one), so the search's thresholds still step by two.
 //! - **What it buys.** With 7-8 on the 15-puzzle, the 7-tile group's zone is the blank's goal
 //!   cell alone and the 8-tile group's is the two top rows (the left two columns on the
-//!   mirror): Korf's 100 take 33,121 nodes per instance instead of 37,925, but each node
-//!   reads up to four more entries, and the search is slower (0.49-0.51 s CPU against
-//!   0.34-0.35 s), so it is an option (`npuzzle bench --dual`), not the default.
+//!   mirror). With per-placement tables and before move pruning, Korf's 100 took 33,121
+//!   nodes per instance instead of 37,925, but each node reads up to four more entries, and
+//!   the search was slower (0.49-0.51 s CPU against 0.34-0.35 s), so it is an option
+//!   (`npuzzle bench --dual`), not the default.
 //! - **Test.** `tests/pdb.rs` checks the claim (and the parity) on every position of 3x3, 2x4
 //!   and 4x2 boards for three goals and several partitions, checks that the plain dual is
 //!   not a bound there, and solves boards with the dual search against exact distances.
@@ -86,7 +107,7 @@
 //! # Storage
 //! An entry stores `(distance - manhattan) / 2` for the group's tiles, which is exact (the two
 //! have the same parity) and small: 4 bits an entry for every partition we build, so the 7-8
-//! partition of the 15-puzzle takes 288 MB. The search adds the Manhattan distance it keeps
+//! partition of the 15-puzzle takes 783 MB per region (288 MB per placement). The search adds the Manhattan distance it keeps
 //! incrementally anyway. See [`mod@file`] for the file layout and [`Cache`] for where files live.
 
 mod build;

@@ -311,7 +311,7 @@ impl Store {
 
     /// Korf & Felner's 6-6-6-6 tables for `goal` (a 5x5 goal with the blank in a corner; the
     /// two stored tables behind them serve every such goal): held, from the cache, or built
-    /// when the store builds on demand (about a minute on two cores, 128 MB), the build
+    /// when the store builds on demand (about a minute on two cores, 181 MB), the build
     /// stopped when `cancel` is raised or `timeout` has passed.
     pub fn twentyfour(
         &self,
