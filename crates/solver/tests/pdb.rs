@@ -212,6 +212,9 @@ fn per_placement_tables_are_not_consistent_and_per_region_tables_are() {
                 )
                 .unwrap();
                 let zdb = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+                // One entry per placement, or per placement and blank region: more.
+                assert_eq!(db.entries(), partition.entries(size.cells()));
+                assert!(zdb.entries() > db.entries(), "{spec}: per-region entries");
                 let references: Vec<_> =
                     partition.groups().iter().map(|g| blank_distances(&goal, g)).collect();
                 // The per-region bound by the reference search: the blank's place counted.

@@ -233,6 +233,8 @@ pub(crate) struct Table {
     /// regions start and which holds each cell (see [`Regions`]); empty for a table with one
     /// entry per placement.
     pub(crate) regions: Regions,
+    /// Entries in the table.
+    entries: u64,
     /// Byte range in the image.
     start: usize,
     len: usize,
@@ -474,6 +476,11 @@ impl Database {
                 } else {
                     Regions::default()
                 },
+                entries: if g.per_region {
+                    pattern::region_entries(size.width(), size.height(), g.tiles.len())
+                } else {
+                    pattern::entries(size.cells(), g.tiles.len())
+                },
                 start: header.header_len + g.offset as usize,
                 len: g.len as usize,
             })
@@ -546,9 +553,10 @@ impl Database {
         &self.inner.partition
     }
 
-    /// Table entries over every group.
+    /// Table entries over every group (one per placement, or per placement and region of
+    /// the blank).
     pub fn entries(&self) -> u64 {
-        self.inner.partition.entries(self.size().cells())
+        self.inner.tables.iter().map(|t| t.entries).sum()
     }
 
     /// How each group's table is stored.
