@@ -18,7 +18,7 @@
 //! database is 783 MB instead of 288 MB. Measured on Korf's 100 with 7-8 and reflection, one
 //! thread (README, benchmark section): 16,926 generated nodes per instance instead of
 //! 29,271, 0.203 s instead of 0.264 s (median of 5 alternating runs); each node costs more,
-//! since the table is larger and the index needs the blank's region (see [`Regions`]).
+//! since the table is larger and the index needs the blank's region (see `Regions`).
 //!
 //! # Admissibility
 //! - **Claim.** For every position, the sum over the groups of their table entries is at most
