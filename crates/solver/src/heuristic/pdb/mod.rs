@@ -17,7 +17,7 @@
 //! memory: the 15-puzzle's 8 tiles have 2.75 regions per cell set on average, so its 7-8
 //! database is 783 MB instead of 288 MB. Measured on Korf's 100 with 7-8 and reflection, one
 //! thread (README, benchmark section): 16,926 generated nodes per instance instead of
-//! 29,271, 0.203 s instead of 0.264 s (median of 5 alternating runs); each node costs more,
+//! 29,271, 0.192 s instead of 0.264 s (median of 5 alternating runs); each node costs more,
 //! since the table is larger and the index needs the blank's region (see `Regions`).
 //!
 //! # Admissibility
