@@ -377,6 +377,40 @@ mod search {
         }
     }
 
+    /// One-bit tables (made by `for_many_solves` for per-region tables) give the searches the same
+    /// bound at every node as the full entries: the same lengths and the same node counts,
+    /// on 3x3, 2x4 and 4x2 boards and on the 4x4 with 5-5-5 tables (reflection included).
+    #[test]
+    fn one_bit_tables_give_the_searches_the_same_bounds() {
+        for (w, h, spec, goals, boards) in [
+            (3, 3, "4-4", vec![Goal::BlankLast, Goal::Snail, Goal::BlankFirst], 200),
+            (2, 4, "7", vec![Goal::BlankLast], 100),
+            (4, 2, "7", vec![Goal::BlankFirst], 100),
+            (4, 4, "5-5-5", vec![Goal::BlankLast], 12),
+        ] {
+            let size = Size::new(w, h).unwrap();
+            for goal in goals {
+                let goal = goal.board(size).unwrap();
+                let full = db(&goal, spec);
+                let bits = full.for_many_solves();
+                assert!(!full.reads_bits());
+                assert!(bits.reads_bits(), "{w}x{h} {spec}");
+                let mut rng = Scrambler::new(w as u64 * 7 + h as u64);
+                for i in 0..boards {
+                    let board =
+                        if w * h == 16 { rng.walk(&goal, 50 + i).0 } else { rng.solvable(&goal) };
+                    let run = |d: &Database| {
+                        let s = pdb_search::solve(d, &board, &Limits::default(), 1).unwrap();
+                        assert_eq!(s.status, Status::Solved);
+                        replays(&board, &goal, &s.moves);
+                        (s.moves.len(), s.stats.expanded, s.stats.generated)
+                    };
+                    assert_eq!(run(&bits), run(&full), "{w}x{h} {spec}: {board}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_4x4_engine_agrees_with_ida_and_linear_conflict_on_seeded_boards() {
         let size = Size::square(4).unwrap();
@@ -624,12 +658,27 @@ mod cache {
         let db = cache.load(&goal, &partition).unwrap().unwrap();
         assert!(db.is_mapped());
         assert_eq!(fs::read(&path).unwrap(), db.bytes());
-        // The copy on anonymous (huge-page) memory holds the same bytes and answers the same.
-        let copy = db.in_memory();
-        assert!(!copy.is_mapped());
-        assert_eq!(copy.bytes(), db.bytes());
+        // Readied for many solves: per-region tables get their one-bit copies and stay
+        // mapped; per-placement ones are copied onto anonymous (huge-page) memory. Both hold
+        // the same bytes and answer the same.
+        let ready = db.for_many_solves();
+        assert!(ready.reads_bits());
+        assert_eq!(ready.bytes(), db.bytes());
+        let placement = Database::build_indexed(
+            &goal,
+            &partition,
+            npuzzle_solver::heuristic::pdb::Indexing::Placement,
+            1,
+            &|_| {},
+            None,
+        )
+        .unwrap();
+        let copy = placement.in_memory();
+        assert!(!copy.is_mapped() && !copy.reads_bits());
+        assert_eq!(copy.bytes(), placement.bytes());
         let board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
-        assert_eq!(copy.estimate(&board), db.estimate(&board));
+        assert_eq!(ready.estimate(&board), db.estimate(&board));
+        assert_eq!(copy.estimate(&board), placement.estimate(&board));
         let listed = cache.list().unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].header.as_ref().unwrap().1, partition);

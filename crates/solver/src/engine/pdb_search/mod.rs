@@ -80,6 +80,8 @@ struct Group {
     mask: u32,
     order: u32,
     value: u8,
+    /// The Manhattan distance of the group's tiles (what a one-bit table needs).
+    md: u8,
 }
 
 /// A position and everything the bound needs, copied from parent to child.
@@ -129,6 +131,8 @@ struct TableRef<'a> {
     entries: Entries<'a>,
     /// A per-region table's regions (see `Regions`); empty for a per-placement one.
     regions: &'a Regions,
+    /// The table's one-bit copy (see `Database::search_bits`), or empty.
+    bits: &'a [u8],
     orders: u32,
     /// Tiles in the group.
     k: u8,
@@ -198,6 +202,7 @@ impl<'a> PdbEngine<'a> {
                         nibble: info.encoding == Encoding::Nibble,
                     },
                     regions: &info.regions,
+                    bits: db.search_bits(t),
                     orders: info.orders as u32,
                     k: info.tiles.len() as u8,
                 }
@@ -269,7 +274,12 @@ impl<'a> PdbEngine<'a> {
                 let mask = cells.iter().fold(0u32, |m, &c| m | 1 << c);
                 let order = (index_of(&cells, info.orders) % info.orders) as u32;
                 let value = self.lookup(gi, index);
-                out[gi] = Group { mask, order, value };
+                let md = info
+                    .tiles
+                    .iter()
+                    .map(|&t| self.dist[usize::from(t) * 32 + usize::from(pos[usize::from(t)])])
+                    .sum();
+                out[gi] = Group { mask, order, value, md };
                 sum += u16::from(value);
             }
             sum
@@ -288,13 +298,19 @@ impl<'a> PdbEngine<'a> {
         child.md = node.md + u16::from(self.dist[tile * 32 + blank])
             - u16::from(self.dist[tile * 32 + to_c]);
         let gi = usize::from(self.group_of[tile]);
-        let new = self.step(gi, node.groups[gi], to.into(), blank as u32);
+        let dmd = child.md.wrapping_sub(node.md) as i8;
+        let new = self.step(gi, node.groups[gi], to.into(), blank as u32, dmd);
         child.sum = node.sum - u16::from(node.groups[gi].value) + u16::from(new.value);
         child.groups[gi] = new;
         if self.reflect {
             let mg = usize::from(self.group_of[usize::from(self.mtile[tile])]);
-            let mnew =
-                self.step(mg, node.mirror[mg], self.mcell[to_c].into(), self.mcell[blank].into());
+            let mnew = self.step(
+                mg,
+                node.mirror[mg],
+                self.mcell[to_c].into(),
+                self.mcell[blank].into(),
+                dmd,
+            );
             child.msum = node.msum - u16::from(node.mirror[mg].value) + u16::from(mnew.value);
             child.mirror[mg] = mnew;
         } else {
@@ -386,16 +402,31 @@ impl<'a> PdbEngine<'a> {
     /// Moves the tile of group `g` (state `group`) from cell `from` to cell `to`: the new
     /// state with its table entry.
     #[inline(always)]
-    fn step(&self, gi: usize, group: Group, from: u32, to: u32) -> Group {
-        let (mut g, index) = self.locate(gi, group, from, to);
-        g.value = self.lookup(gi, index);
+    fn step(&self, gi: usize, group: Group, from: u32, to: u32, dmd: i8) -> Group {
+        let (mut g, index) = self.locate(gi, group, from, to, dmd);
+        g.value = self.entry(gi, group, g.md, index);
         g
+    }
+
+    /// The entry `index` of table `gi` for a group whose state before the move was `parent`
+    /// and whose Manhattan distance is now `md`: read whole, or followed from the one-bit
+    /// table (see `Database::search_bits`).
+    #[inline(always)]
+    fn entry(&self, gi: usize, parent: Group, md: u8, index: u64) -> u8 {
+        let t = &self.tables[gi];
+        if t.bits.is_empty() {
+            return t.entries.get(index);
+        }
+        let bit = (t.bits[(index >> 3) as usize] >> (index & 7)) & 1;
+        let d = 2 * u32::from(parent.value) + u32::from(parent.md);
+        let dc = if ((d + 1) >> 1) & 1 == u32::from(bit) { d + 1 } else { d - 1 };
+        ((dc - u32::from(md)) / 2) as u8
     }
 
     /// Moves the tile of group `g` from cell `from` to cell `to`: the new state (entry not yet
     /// read) and the index of its entry.
     #[inline(always)]
-    fn locate(&self, gi: usize, group: Group, from: u32, to: u32) -> (Group, u64) {
+    fn locate(&self, gi: usize, group: Group, from: u32, to: u32, dmd: i8) -> (Group, u64) {
         let table = &self.tables[gi];
         let (mask, i, j) = moved(group.mask, from, to);
         let order = self.suffixes.shift(usize::from(table.k), i, j, group.order);
@@ -406,13 +437,18 @@ impl<'a> PdbEngine<'a> {
         } else {
             table.regions.index(set, from, order, table.orders)
         };
-        (Group { mask, order, value: 0 }, index)
+        (Group { mask, order, value: 0, md: group.md.wrapping_add_signed(dmd) }, index)
     }
 
     /// Asks for the cache line of entry `index` of table `t` (a hint; never faults).
     #[inline(always)]
     fn prefetch(&self, t: usize, index: u64) {
-        self.tables[t].entries.prefetch(index);
+        let table = &self.tables[t];
+        if table.bits.is_empty() {
+            table.entries.prefetch(index);
+        } else {
+            Entries { bytes: table.bits, nibble: false }.prefetch(index >> 3);
+        }
     }
 }
 
@@ -657,11 +693,13 @@ impl<'e, 'a> Pass<'e, 'a> {
             kid.md = node.md + u16::from(e.dist[tile * 32 + blank])
                 - u16::from(e.dist[tile * 32 + to_c]);
             kid.gi = e.group_of[tile];
+            let dmd = kid.md.wrapping_sub(node.md) as i8;
             let (group, index) = e.locate(
                 usize::from(kid.gi),
                 node.groups[usize::from(kid.gi)],
                 to.into(),
                 blank as u32,
+                dmd,
             );
             kid.group = group;
             kid.index = index;
@@ -670,7 +708,7 @@ impl<'e, 'a> Pass<'e, 'a> {
                 kid.mg = e.group_of[usize::from(e.mtile[tile])];
                 let mg = usize::from(kid.mg);
                 let (mgroup, mindex) =
-                    e.locate(mg, node.mirror[mg], e.mcell[to_c].into(), e.mcell[blank].into());
+                    e.locate(mg, node.mirror[mg], e.mcell[to_c].into(), e.mcell[blank].into(), dmd);
                 kid.mgroup = mgroup;
                 kid.mindex = mindex;
             }
@@ -689,12 +727,12 @@ impl<'e, 'a> Pass<'e, 'a> {
         for kid in kids.iter_mut() {
             self.generated += 1;
             let gi = usize::from(kid.gi);
-            kid.group.value = e.lookup(gi, kid.index);
+            kid.group.value = e.entry(gi, node.groups[gi], kid.group.md, kid.index);
             kid.sum = node.sum - u16::from(node.groups[gi].value) + u16::from(kid.group.value);
             kid.h = u32::from(kid.md) + 2 * u32::from(kid.sum);
             if e.reflect && g + 1 + kid.h <= self.bound {
                 let mg = usize::from(kid.mg);
-                kid.mgroup.value = e.lookup(mg, kid.mindex);
+                kid.mgroup.value = e.entry(mg, node.mirror[mg], kid.mgroup.md, kid.mindex);
                 kid.msum =
                     node.msum - u16::from(node.mirror[mg].value) + u16::from(kid.mgroup.value);
                 kid.h = kid.h.max(u32::from(kid.md) + 2 * u32::from(kid.msum));

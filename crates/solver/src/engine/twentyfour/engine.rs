@@ -69,6 +69,8 @@ pub(crate) struct Slot {
     mask: u32,
     order: u16,
     value: u8,
+    /// The Manhattan distance of the lookup's tiles (what a one-bit table needs).
+    md: u8,
 }
 
 /// A position and everything its bound needs; copied from parent to child.
@@ -85,6 +87,8 @@ struct TableRef<'a> {
     entries: Entries<'a>,
     /// A per-region table's regions (see `Regions`); empty for a per-placement one.
     regions: &'a Regions,
+    /// The table's one-bit copy (see `Database::search_bits`), or empty.
+    bits: &'a [u8],
     orders: u32,
     shifts: &'static Shifts,
 }
@@ -163,6 +167,7 @@ impl<'a> KorfEngine<'a> {
                         nibble: info.encoding == Encoding::Nibble,
                     },
                     regions: &info.regions,
+                    bits: base.search_bits(l.table),
                     orders: info.orders as u32,
                     shifts: Shifts::get(info.tiles.len()),
                 }
@@ -212,8 +217,10 @@ impl<'a> KorfEngine<'a> {
             let order = crate::heuristic::pdb::rank::perm_rank(&order[..k]) as u16;
             let blank = u32::from(l.cell[pos[0]]);
             let index = self.index(li, mask, blank, order);
-            let value = self.read(li, index);
-            node.slots[li] = Slot { mask, order, value };
+            let value = self.tables[li].entries.get(index);
+            let md =
+                l.tiles.iter().map(|&t| self.dist[usize::from(t) * 32 + pos[usize::from(t)]]).sum();
+            node.slots[li] = Slot { mask, order, value, md };
             node.sums[li / self.groups] += u16::from(value);
         }
         if !self.reflect {
@@ -250,8 +257,9 @@ impl<'a> KorfEngine<'a> {
             - u16::from(self.dist[tile * 32 + to_c]);
         for side in 0..1 + usize::from(self.reflect) {
             let li = usize::from(self.look[side][tile]);
-            let (mut slot, index) = self.locate(li, node.slots[li], to_c, blank);
-            slot.value = self.read(li, index);
+            let dmd = child.md.wrapping_sub(node.md) as i8;
+            let (mut slot, index) = self.locate(li, node.slots[li], to_c, blank, dmd);
+            slot.value = self.read(li, node.slots[li], slot.md, index);
             child.sums[side] =
                 node.sums[side] - u16::from(node.slots[li].value) + u16::from(slot.value);
             child.slots[li] = slot;
@@ -265,15 +273,25 @@ impl<'a> KorfEngine<'a> {
         child
     }
 
+    /// The entry `index` of lookup `li` for a lookup whose state before the move was
+    /// `parent` and whose Manhattan distance is now `md`: read whole, or followed from the
+    /// one-bit table (see `Database::search_bits`).
     #[inline(always)]
-    fn read(&self, li: usize, index: u64) -> u8 {
-        self.tables[li].entries.get(index)
+    fn read(&self, li: usize, parent: Slot, md: u8, index: u64) -> u8 {
+        let t = &self.tables[li];
+        if t.bits.is_empty() {
+            return t.entries.get(index);
+        }
+        let bit = (t.bits[(index >> 3) as usize] >> (index & 7)) & 1;
+        let d = 2 * u32::from(parent.value) + u32::from(parent.md);
+        let dc = if ((d + 1) >> 1) & 1 == u32::from(bit) { d + 1 } else { d - 1 };
+        ((dc - u32::from(md)) / 2) as u8
     }
 
     /// Lookup `li`'s state after its tile moves from cell `from` to cell `to` (cells of the
     /// board): the new state, entry not read, and the entry's index.
     #[inline(always)]
-    fn locate(&self, li: usize, slot: Slot, from: usize, to: usize) -> (Slot, u64) {
+    fn locate(&self, li: usize, slot: Slot, from: usize, to: usize, dmd: i8) -> (Slot, u64) {
         let map = &self.cell[li];
         let (from, to) = (u32::from(map[from]), u32::from(map[to]));
         let t = &self.tables[li];
@@ -282,7 +300,7 @@ impl<'a> KorfEngine<'a> {
             if i == j { slot.order } else { t.shifts.shift(i, j, u32::from(slot.order)) as u16 };
         // The blank now stands where the tile was.
         let index = self.index(li, mask, from, order);
-        (Slot { mask, order, value: 0 }, index)
+        (Slot { mask, order, value: 0, md: slot.md.wrapping_add_signed(dmd) }, index)
     }
 
     /// The entry index of lookup `li` for its tiles on the cells of `mask` in order `order`
@@ -301,7 +319,12 @@ impl<'a> KorfEngine<'a> {
     /// Asks for the cache line of entry `index` of lookup `li` (a hint; never faults).
     #[inline(always)]
     fn prefetch(&self, li: usize, index: u64) {
-        self.tables[li].entries.prefetch(index);
+        let t = &self.tables[li];
+        if t.bits.is_empty() {
+            t.entries.prefetch(index);
+        } else {
+            Entries { bytes: t.bits, nibble: false }.prefetch(index >> 3);
+        }
     }
 }
 
@@ -512,14 +535,15 @@ impl<'e, 'a> Pass<'e, 'a> {
                 - u16::from(e.dist[tile * 32 + to_c]);
             kid.l0 = e.look[0][tile];
             let l0 = usize::from(kid.l0);
-            let (slot, index) = e.locate(l0, node.slots[l0], to_c, blank);
+            let dmd = kid.md.wrapping_sub(node.md) as i8;
+            let (slot, index) = e.locate(l0, node.slots[l0], to_c, blank, dmd);
             kid.slot0 = slot;
             kid.index0 = index;
             e.prefetch(l0, index);
             if e.reflect {
                 kid.l1 = e.look[1][tile];
                 let l1 = usize::from(kid.l1);
-                let (slot, index) = e.locate(l1, node.slots[l1], to_c, blank);
+                let (slot, index) = e.locate(l1, node.slots[l1], to_c, blank, dmd);
                 kid.slot1 = slot;
                 kid.index1 = index;
                 e.prefetch(l1, index);
@@ -529,7 +553,7 @@ impl<'e, 'a> Pass<'e, 'a> {
             self.generated += 1;
             let l0 = usize::from(kid.l0);
             let mut s0 = kid.slot0;
-            s0.value = e.read(l0, kid.index0);
+            s0.value = e.read(l0, node.slots[l0], s0.md, kid.index0);
             let sum0 = node.sums[0] - u16::from(node.slots[l0].value) + u16::from(s0.value);
             // The bound test on the first side before the second side's entry is read.
             let f = g + 1 + u32::from(kid.md) + 2 * u32::from(sum0);
@@ -543,7 +567,7 @@ impl<'e, 'a> Pass<'e, 'a> {
             if e.reflect {
                 let l1 = usize::from(kid.l1);
                 let mut s1 = kid.slot1;
-                s1.value = e.read(l1, kid.index1);
+                s1.value = e.read(l1, node.slots[l1], s1.md, kid.index1);
                 let sum1 = node.sums[1] - u16::from(node.slots[l1].value) + u16::from(s1.value);
                 let f = g + 1 + u32::from(kid.md) + 2 * u32::from(sum1);
                 if f > self.bound {

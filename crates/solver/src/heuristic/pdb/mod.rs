@@ -182,11 +182,14 @@ struct Inner {
     goal: Board,
     partition: Partition,
     tables: Vec<Table>,
-    image: Image,
+    /// Shared by the database readied for many solves ([`Database::for_many_solves`]).
+    image: Arc<Image>,
     mirror: Option<Mirror>,
     /// Each tile's contribution to the Manhattan distance from each cell (0 for tiles in no
     /// group): `manhattan[tile * cells + cell]`.
     manhattan: Vec<u8>,
+    /// Per table, once made: one bit an entry for the searches (see [`Database::search_bits`]).
+    bits: std::sync::OnceLock<Vec<Bits>>,
 }
 
 /// The whole file image: built in memory, mapped from the cache, or copied from the cache
@@ -213,14 +216,154 @@ impl Image {
 /// Linux gives huge pages to anonymous memory only when asked (`madvise`) on most
 /// distributions' default settings; elsewhere the advice is a no-op.
 fn anonymous_copy(bytes: &[u8]) -> std::io::Result<memmap2::Mmap> {
-    let mut map = memmap2::MmapMut::map_anon(bytes.len())?;
-    #[cfg(target_os = "linux")]
-    {
-        // Only a hint: without it the copy still works, on small pages.
-        let _ = map.advise(memmap2::Advice::HugePage);
-    }
+    let mut map = anonymous_zeroed(bytes.len())?;
     map.copy_from_slice(bytes);
     map.make_read_only()
+}
+
+/// `len` zero bytes of anonymous memory that asks for transparent huge pages (see
+/// [`anonymous_copy`]).
+fn anonymous_zeroed(len: usize) -> std::io::Result<memmap2::MmapMut> {
+    let map = memmap2::MmapMut::map_anon(len)?;
+    #[cfg(target_os = "linux")]
+    {
+        // Only a hint: without it the memory still works, on small pages.
+        let _ = map.advise(memmap2::Advice::HugePage);
+    }
+    Ok(map)
+}
+
+/// The low bits of the eight nibbles of `word`, nibble `j` to bit `j`.
+#[inline]
+fn low_bits_of_nibbles(word: u32) -> u8 {
+    let x = word & 0x1111_1111;
+    let x = (x | x >> 3) & 0x0303_0303;
+    let x = (x | x >> 6) & 0x000F_000F;
+    ((x | x >> 12) & 0xFF) as u8
+}
+
+/// Bits appended to bytes, the first in the lowest bit.
+struct BitSink<'a> {
+    out: &'a mut Vec<u8>,
+    acc: u128,
+    used: u32,
+}
+
+impl BitSink<'_> {
+    /// Appends the low `n <= 64` bits of `word`.
+    #[inline]
+    fn append(&mut self, word: u64, n: u32) {
+        self.acc |= u128::from(word) << self.used;
+        self.used += n;
+        if self.used >= 64 {
+            self.out.extend_from_slice(&(self.acc as u64).to_le_bytes());
+            self.acc >>= 64;
+            self.used -= 64;
+        }
+    }
+
+    fn finish(self) {
+        let bytes = self.acc.to_le_bytes();
+        self.out.extend_from_slice(&bytes[..self.used.div_ceil(8) as usize]);
+    }
+}
+
+/// For the `k` tiles of a pattern on one cell set, `dm[q][p]` the taxicab distance of tile
+/// `q` on the set's `p`-th cell from its goal: appends to `out`, bit by bit in bytes
+/// (first entry in the lowest bit), `floor(manhattan / 2) mod 2` of every order in
+/// lexicographic rank, each repeated `regions` times (the entries `o * R + r`).
+///
+/// Orders that share their first `k - 4` tiles are a run of 24, whose last four positions
+/// take the four tiles left in every order: the runs' bits are made once per set of four
+/// tiles and per value of the first positions' distance mod 4, then copied for each prefix
+/// (a few operations a run instead of a few an order).
+fn half_manhattan_parities(dm: &[[u8; 8]; 8], k: usize, regions: usize, out: &mut Vec<u8>) {
+    let tail = k.min(4);
+    let head = k - tail;
+    let perms: Vec<[u8; 8]> =
+        (0..rank::factorial(tail) as u32).map(|r| rank::perm_unrank(r, tail)).collect();
+    let run_bits = perms.len() * regions;
+    let words = run_bits.div_ceil(64);
+    // `runs[(mask * 4 + a) * words ..]`: the run's bits for the tail tiles `mask` when the
+    // head's distance is `a` mod 4.
+    let mut runs = vec![0u64; (1usize << k) * 4 * words];
+    let ones = (1u128 << regions) - 1;
+    let mut sums = [0u32; 24];
+    for mask in 0u32..1 << k {
+        if mask.count_ones() as usize != tail {
+            continue;
+        }
+        let mut tiles = [0usize; 4];
+        let mut m = mask;
+        for slot in tiles.iter_mut().take(tail) {
+            *slot = m.trailing_zeros() as usize;
+            m &= m - 1;
+        }
+        for (sum, perm) in sums.iter_mut().zip(&perms) {
+            *sum = (0..tail).map(|i| u32::from(dm[tiles[usize::from(perm[i])]][head + i])).sum();
+        }
+        for a in 0..4u32 {
+            let run = &mut runs[(mask as usize * 4 + a as usize) * words..][..words];
+            for (j, &sum) in sums[..perms.len()].iter().enumerate() {
+                if ((a + sum) >> 1) & 1 == 1 {
+                    // Bits `j R .. (j + 1) R`, across two words at most (R <= 16).
+                    let at = j * regions;
+                    let bits = ones << (at % 64);
+                    run[at / 64] |= bits as u64;
+                    if at % 64 + regions > 64 {
+                        run[at / 64 + 1] |= (bits >> 64) as u64;
+                    }
+                }
+            }
+        }
+    }
+    fn fill(
+        dm: &[[u8; 8]; 8],
+        k: usize,
+        head: usize,
+        p: usize,
+        used: u32,
+        sum: u32,
+        emit: &mut dyn FnMut(u32, u32),
+    ) {
+        if p == head {
+            emit(!used & ((1 << k) - 1), sum & 3);
+            return;
+        }
+        let mut rest = !used & ((1 << k) - 1);
+        while rest != 0 {
+            let q = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            fill(dm, k, head, p + 1, used | 1 << q, sum + u32::from(dm[q][p]), emit);
+        }
+    }
+    let mut sink = BitSink { out, acc: 0, used: 0 };
+    let mut emit = |mask: u32, a: u32| {
+        let run = &runs[(mask as usize * 4 + a as usize) * words..][..words];
+        let mut left = run_bits;
+        for &w in run {
+            let n = left.min(64);
+            sink.append(w, n as u32);
+            left -= n;
+        }
+    };
+    fill(dm, k, head, 0, 0, 0, &mut emit);
+    sink.finish();
+}
+
+/// A one-bit table (see [`Database::search_bits`]).
+enum Bits {
+    Owned(Vec<u8>),
+    Anonymous(memmap2::Mmap),
+}
+
+impl Bits {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Bits::Owned(v) => v,
+            Bits::Anonymous(m) => m,
+        }
+    }
 }
 
 /// One group's table inside the image.
@@ -244,6 +387,13 @@ impl Table {
     /// Whether entries are kept per (placement, blank region).
     pub(crate) fn per_region(&self) -> bool {
         !self.regions.is_empty()
+    }
+
+    /// Whether [`Database::search_bits`] can be made for this table: per region, a nibble
+    /// an entry, and each cell set's block (`R * k!` entries) starting on a whole byte of
+    /// bits, true for every pattern of 4 tiles or more.
+    fn has_search_bits(&self) -> bool {
+        self.per_region() && self.encoding == Encoding::Nibble && self.orders % 8 == 0
     }
 }
 
@@ -497,7 +647,15 @@ impl Database {
             }
         }
         Ok(Database {
-            inner: Arc::new(Inner { goal, partition, tables, image, mirror, manhattan }),
+            inner: Arc::new(Inner {
+                goal,
+                partition,
+                tables,
+                image: Arc::new(image),
+                mirror,
+                manhattan,
+                bits: std::sync::OnceLock::new(),
+            }),
         })
     }
 
@@ -513,7 +671,42 @@ impl Database {
     /// solve of a few milliseconds is better served by the mapped file. Measured on the 7-8
     /// tables and Korf's 100 instances: see the README's benchmark section.
     pub fn in_memory(&self) -> Database {
-        match &self.inner.image {
+        self.copied()
+    }
+
+    /// The same database made ready for many solves by the 15-puzzle's search (a
+    /// benchmark, a batch): per-region tables (the default, [`Indexing::Region`]) get
+    /// one-bit copies ([`Database::reads_bits`]: about a second for the 7-8 tables on two
+    /// cores), on transparent huge pages where the system gives them, and the searches read
+    /// those; the full entries stay where they are, read only at each search's root. Other
+    /// tables are copied as by [`Database::in_memory`].
+    ///
+    /// On the 7-8 tables the searches ran about 1.25 times as fast (DeepCubeA's 500
+    /// 15-puzzles); on the 24-puzzle's 6-tile tables, no faster than on the copy, whose
+    /// 181 MB take a tenth of the time to make: the 24-puzzle keeps the copy. See the
+    /// README's benchmark section.
+    pub fn for_many_solves(&self) -> Database {
+        if !self.inner.tables.iter().all(Table::has_search_bits) {
+            return self.copied();
+        }
+        let inner = &self.inner;
+        let db = Database {
+            inner: Arc::new(Inner {
+                goal: inner.goal.clone(),
+                partition: inner.partition.clone(),
+                tables: inner.tables.clone(),
+                image: Arc::clone(&inner.image),
+                mirror: inner.mirror.clone(),
+                manhattan: inner.manhattan.clone(),
+                bits: std::sync::OnceLock::new(),
+            }),
+        };
+        db.make_search_bits();
+        db
+    }
+
+    fn copied(&self) -> Database {
+        match &*self.inner.image {
             Image::Owned(_) | Image::Anonymous(_) => self.clone(),
             Image::Mapped(m) => {
                 let image =
@@ -524,18 +717,128 @@ impl Database {
                         goal: inner.goal.clone(),
                         partition: inner.partition.clone(),
                         tables: inner.tables.clone(),
-                        image,
+                        image: Arc::new(image),
                         mirror: inner.mirror.clone(),
                         manhattan: inner.manhattan.clone(),
+                        bits: std::sync::OnceLock::new(),
                     }),
                 }
             }
         }
     }
 
+    /// Whether the searches read one-bit copies of every table ([`Database::for_many_solves`]
+    /// makes them for per-region tables).
+    pub fn reads_bits(&self) -> bool {
+        self.inner.bits.get().is_some_and(|b| b.iter().all(|x| !x.bytes().is_empty()))
+    }
+
+    /// Makes the one-bit tables of [`Database::search_bits`] (seconds for the 7-8 tables).
+    pub(crate) fn make_search_bits(&self) {
+        self.inner.bits.get_or_init(|| {
+            (0..self.inner.tables.len()).map(|t| self.half_distance_parity(t)).collect()
+        });
+    }
+
+    /// One bit an entry of per-region table `t`, once made ([`Database::make_search_bits`];
+    /// empty otherwise, and for per-placement tables): the parity of half the group's
+    /// distance, `floor(d / 2) mod 2`. Per-region tables are consistent, so a move of one of
+    /// the group's tiles changes its distance by exactly one, up or down; the two candidates
+    /// `d + 1` and `d - 1` differ by two, so their halves differ by one, and the bit tells
+    /// them apart. A search that knows the root's distances then follows every move from
+    /// this bit, reading a table 4 times smaller (Clausecker & Reinefeld 2022).
+    pub(crate) fn search_bits(&self, t: usize) -> &[u8] {
+        self.inner.bits.get().map_or(&[], |b| b[t].bytes())
+    }
+
+    /// The bits of [`Database::search_bits`] for table `t`.
+    fn half_distance_parity(&self, t: usize) -> Bits {
+        let table = &self.inner.tables[t];
+        let k = table.tiles.len();
+        let orders = table.orders as usize;
+        if !table.has_search_bits() {
+            return Bits::Owned(Vec::new());
+        }
+        let size = self.size();
+        let geometry = Geometry::new(size.width(), size.height());
+        let layout = Layout::new(&geometry, k);
+        let goal_pos = self.inner.goal.positions();
+        let homes: Vec<usize> = table.tiles.iter().map(|&x| goal_pos[usize::from(x)]).collect();
+        let nibbles = self.table_bytes(t);
+        let total = (*layout.region_base.last().unwrap_or(&0) as usize) * orders;
+        // Read at random like the tables: on huge pages where the system gives them.
+        let mut anonymous = anonymous_zeroed(total / 8).ok();
+        let mut owned = Vec::new();
+        if anonymous.is_none() {
+            owned = vec![0u8; total / 8];
+        }
+        let bits: &mut [u8] = match &mut anonymous {
+            Some(map) => map,
+            None => &mut owned,
+        };
+        let sets = layout.masks.len();
+        let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8);
+        // Contiguous runs of sets, one a thread, each writing its own bytes.
+        let byte_of = |s: usize| layout.region_base[s] as usize * orders / 8;
+        let mut rest: &mut [u8] = bits;
+        let mut parts = Vec::with_capacity(threads);
+        let mut at = 0;
+        for i in 1..=threads {
+            let end_set = sets * i / threads;
+            let (part, tail) = rest.split_at_mut(byte_of(end_set) - byte_of(at));
+            parts.push((at, end_set, part));
+            rest = tail;
+            at = end_set;
+        }
+        std::thread::scope(|scope| {
+            for (first_set, end_set, part) in parts {
+                let (layout, geometry, homes) = (&layout, &geometry, &homes);
+                scope.spawn(move || {
+                    let mut flips = Vec::new();
+                    let offset = byte_of(first_set);
+                    for s in first_set..end_set {
+                        let mut dm = [[0u8; 8]; 8];
+                        let mut m = layout.masks[s];
+                        let mut p = 0;
+                        while m != 0 {
+                            let c = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            for (q, &home) in homes.iter().enumerate() {
+                                dm[q][p] = geometry.distance(home, c) as u8;
+                            }
+                            p += 1;
+                        }
+                        let regions = (layout.region_base[s + 1] - layout.region_base[s]) as usize;
+                        flips.clear();
+                        half_manhattan_parities(&dm, k, regions, &mut flips);
+                        let from = byte_of(s);
+                        for (j, &flip) in flips.iter().enumerate() {
+                            // Entries `8 (from + j)` to `+ 8`: four bytes of nibbles.
+                            let n = 4 * (from + j);
+                            let word = u32::from_le_bytes([
+                                nibbles[n],
+                                nibbles[n + 1],
+                                nibbles[n + 2],
+                                nibbles[n + 3],
+                            ]);
+                            part[from - offset + j] = low_bits_of_nibbles(word) ^ flip;
+                        }
+                    }
+                });
+            }
+        });
+        match anonymous {
+            // Should the protection fail, the searches read the full entries instead.
+            Some(map) => {
+                map.make_read_only().map_or_else(|_| Bits::Owned(Vec::new()), Bits::Anonymous)
+            }
+            None => Bits::Owned(owned),
+        }
+    }
+
     /// Whether the tables are mapped from a file rather than held in memory.
     pub fn is_mapped(&self) -> bool {
-        matches!(self.inner.image, Image::Mapped(_))
+        matches!(*self.inner.image, Image::Mapped(_))
     }
 
     /// The board size.

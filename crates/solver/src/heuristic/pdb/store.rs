@@ -295,14 +295,15 @@ impl Store {
         }
     }
 
-    /// [`Store::database_for`], then held in anonymous memory (on huge pages where the system
-    /// gives them) rather than read through the mapped file: for runs of many solves.
+    /// [`Store::database_for`], then readied for runs of many solves
+    /// ([`Database::for_many_solves`]: one-bit copies of per-region tables, or a copy in
+    /// anonymous memory, on huge pages where the system gives them) and held so.
     pub fn prepare(&self, goal: &Board, cancel: Option<&AtomicBool>) -> Option<Database> {
         let db = self.database_for(goal, cancel)?;
-        if !db.is_mapped() {
+        if !db.is_mapped() || db.reads_bits() {
             return Some(db);
         }
-        let owned = db.in_memory();
+        let owned = db.for_many_solves();
         let mut held = lock(&self.held);
         held.retain(|d| !(d.goal() == db.goal() && d.partition() == db.partition()));
         held.push(owned.clone());
