@@ -449,7 +449,8 @@ impl Solver {
         // No tables: the general engine works in the caller's own numbering, so the
         // observer sees the boards as given.
         let tables = Arc::default();
-        let task = Task { tables: &tables, board, goal, limits: &options.limits, clock };
+        let task =
+            Task { tables: &tables, store: None, board, goal, limits: &options.limits, clock };
         let mut s = task.watched(algorithm, heuristic, weight, observer);
         crate::run::tables::watched_label_check(&mut s, options);
         Ok(s)

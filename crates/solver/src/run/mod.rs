@@ -73,6 +73,8 @@ pub(crate) fn out_of_budget(
 /// caller's limits and the clock of the whole solve.
 pub(crate) struct Task<'a> {
     pub(crate) tables: &'a std::sync::Arc<SolverTables>,
+    /// The solver's databases, for the steps that use them when at hand.
+    pub(crate) store: Option<&'a crate::heuristic::pdb::Store>,
     pub(crate) board: &'a Board,
     pub(crate) goal: &'a Board,
     pub(crate) limits: &'a Limits,
@@ -318,6 +320,9 @@ impl Task<'_> {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_memory: self.limits.max_memory,
             max_nodes: self.limits.max_nodes,
+            // Korf & Felner's tables re-solve windows of a 5x5 path when they are cached
+            // (never built for this: 40 s).
+            tables: self.store.and_then(|s| s.twentyfour_at_hand(self.goal)),
         };
         let stopped = |reason: Reason| Solution {
             status: Status::Limit,
@@ -542,7 +547,8 @@ pub(crate) fn solve<S: Sampler>(
         (&renamed.0, &renamed.1)
     };
     let limits = &options.limits;
-    let task = Task { tables: solver.tables(), board, goal, limits, clock };
+    let store = solver.store().map(|s| &**s);
+    let task = Task { tables: solver.tables(), store, board, goal, limits, clock };
     let given = tables::Given { solver, board: original.0, goal: original.1, options, clock };
     // The table answers solvability itself, at no extra cost.
     if plan.steps.first() != Some(&Step::Table) {

@@ -256,6 +256,81 @@ pub(crate) fn rebeam(
     })
 }
 
+/// Re-solves windows of `moves` optimally over `tables` (Korf & Felner's on 5x5): a window
+/// may end on any position of the path with its blank where a symmetry of the board takes
+/// the tables' goal blank ([`Tables::for_goal`]; a corner for a corner goal), the goal
+/// itself among them.
+/// For each length in `windows`, the windows ending on such positions, from the end of the
+/// path back, are searched between their ends with `nodes` expansions each, on `threads`
+/// threads; a shorter stretch is spliced in and the scan starts again. Stops at `deadline`
+/// or when `meter` says so.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the pass's own knobs, each a plain value, named by its one caller"
+)]
+pub(crate) fn table_pass(
+    start: &Board,
+    moves: &mut Vec<Move>,
+    tables: &crate::engine::twentyfour::Tables,
+    windows: &[usize],
+    nodes: u64,
+    threads: usize,
+    meter: &Meter,
+    deadline: std::time::Instant,
+) {
+    use crate::engine::twentyfour::{self, Config};
+    let corner = |b: &Board| {
+        let (x, y) = b.blank_xy();
+        (x == 0 || x + 1 == b.width()) && (y == 0 || y + 1 == b.height())
+    };
+    let out_of_time = || meter.stop() || std::time::Instant::now() >= deadline;
+    let config = Config { threads: threads.max(1), ..Config::default() };
+    for &window in windows {
+        'scan: loop {
+            let mut positions = Vec::with_capacity(moves.len() + 1);
+            positions.push(start.clone());
+            for &m in moves.iter() {
+                let mut next = positions[positions.len() - 1].clone();
+                if next.apply(m).is_err() {
+                    return;
+                }
+                positions.push(next);
+            }
+            for k in (2..=moves.len()).rev() {
+                if out_of_time() {
+                    return;
+                }
+                let i = k.saturating_sub(window);
+                if !corner(&positions[k]) || k - i < 12 {
+                    continue;
+                }
+                let Ok(tables) = tables.for_goal(&positions[k]) else {
+                    continue;
+                };
+                let limits = crate::Limits {
+                    max_nodes: Some(nodes),
+                    max_memory: None,
+                    timeout: Some(deadline.saturating_duration_since(std::time::Instant::now())),
+                    cancel: meter.cancel_flag(),
+                };
+                let Ok(s) = twentyfour::solve(&tables, &positions[i], &limits, &config, None)
+                else {
+                    continue;
+                };
+                meter.add(s.stats.expanded);
+                if s.status == crate::Status::Solved && s.moves.len() < k - i {
+                    let mut spliced = moves[..i].to_vec();
+                    spliced.extend_from_slice(&s.moves.0);
+                    spliced.extend_from_slice(&moves[k..]);
+                    *moves = spliced;
+                    continue 'scan;
+                }
+            }
+            break;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -270,6 +270,44 @@ impl Tables {
         Tables::korf_felner(base, goal).map_err(|_| bad_goal())
     }
 
+    /// The same partition's tables for another `goal` of this size: each group's cells
+    /// carried by a symmetry of the board that takes this goal's blank cell to `goal`'s, and
+    /// named by `goal`'s tiles on them (for Korf & Felner's tables, any 5x5 goal with a
+    /// corner blank).
+    ///
+    /// # Errors
+    /// [`TablesError::Goal`] when no symmetry takes one blank cell to the other, and as
+    /// [`Tables::new`] when a carried group is no image of a stored table.
+    pub fn for_goal(&self, goal: &Board) -> Result<Tables, TablesError> {
+        let size = self.goal.size();
+        if goal.size() != size {
+            return Err(TablesError::Size { tables: size, board: goal.size() });
+        }
+        let here = self.goal.positions();
+        let mut last = TablesError::Goal;
+        for rho in symmetries(size.width(), size.height()) {
+            if usize::from(rho[self.goal.blank()]) != goal.blank() {
+                continue;
+            }
+            let groups = self
+                .partition
+                .groups()
+                .iter()
+                .map(|g| {
+                    g.iter()
+                        .map(|&t| goal.tiles()[usize::from(rho[here[usize::from(t)]])])
+                        .collect()
+                })
+                .collect();
+            let Ok(partition) = Partition::new(groups, size.cells()) else { continue };
+            match Tables::new(self.base.clone(), goal, &partition) {
+                Ok(t) => return Ok(t),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
     /// The stored tables.
     pub fn base(&self) -> &Database {
         &self.base

@@ -337,6 +337,40 @@ impl Store {
     }
 
     /// The two stored tables behind [`Store::twentyfour`].
+    /// Korf & Felner's tables for `goal` when they are held or cached, never built: for
+    /// engines that use them when at hand (the near-optimal engine's windows on 5x5).
+    pub fn twentyfour_at_hand(&self, goal: &Board) -> Option<Tables> {
+        Tables::korf_felner_partition(goal).ok()?;
+        Tables::korf_felner(self.twentyfour_base_at_hand()?, goal).ok()
+    }
+
+    /// The 24-puzzle's two stored tables when held or cached (then held).
+    fn twentyfour_base_at_hand(&self) -> Option<Database> {
+        let goal = Tables::korf_felner_base_goal();
+        let partition = Tables::korf_felner_base_partition();
+        let held = lock(&self.held)
+            .iter()
+            .find(|d| d.goal() == &goal && d.partition() == &partition)
+            .cloned();
+        if held.is_some() {
+            return held;
+        }
+        match self.cache.as_ref()?.load(&goal, &partition) {
+            Ok(Some(db)) => {
+                // A 24-puzzle search reads the tables at random for seconds to hours:
+                // copied onto huge pages at once (0.1 to 0.2 s for 181 MB).
+                let db = db.in_memory();
+                self.hold(db.clone());
+                Some(db)
+            }
+            Ok(None) => None,
+            Err(e) => {
+                self.warn(&e.to_string());
+                None
+            }
+        }
+    }
+
     fn twentyfour_base(
         &self,
         timeout: Option<Duration>,
@@ -350,21 +384,8 @@ impl Store {
                 .find(|d| d.goal() == &goal && d.partition() == &partition)
                 .cloned()
         };
-        if let Some(db) = held(self) {
+        if let Some(db) = self.twentyfour_base_at_hand() {
             return Ok(db);
-        }
-        if let Some(cache) = &self.cache {
-            match cache.load(&goal, &partition) {
-                Ok(Some(db)) => {
-                    // A 24-puzzle search reads the tables at random for seconds to hours:
-                    // copied onto huge pages at once (0.1 to 0.2 s for 181 MB).
-                    let db = db.in_memory();
-                    self.hold(db.clone());
-                    return Ok(db);
-                }
-                Ok(None) => {}
-                Err(e) => self.warn(&e.to_string()),
-            }
         }
         if !self.on_demand {
             return Err(Found::Unavailable);
