@@ -638,7 +638,13 @@ async fn a_full_speed_ida_star_with_a_database_on_4x4_runs_to_done_with_samples(
             .sum();
         assert!(moved <= g, "{moved} > {g}: {e}");
     }
-    assert!(expands.len() >= 2, "{} samples", expands.len());
+    // The start is shown at once, then a sample each frame (`search::FRAME`) while the
+    // search runs: one that ends within two frames (this board takes about that on a quick
+    // machine) shows the start alone.
+    let seconds = done["seconds"].as_f64().unwrap_or(0.0);
+    if seconds > 2.0 * npuzzle_web::search::FRAME.as_secs_f64() {
+        assert!(expands.len() >= 2, "{} samples in {seconds} s", expands.len());
+    }
     // Its bounds: rising, the last the optimum.
     let bounds: Vec<u64> = events
         .iter()
