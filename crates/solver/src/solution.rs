@@ -179,6 +179,9 @@ pub enum Note {
         lower_bound: u64,
         /// The answer's length.
         length: usize,
+        /// Whether Korf & Felner's 6-6-6-6 tables ran (5x5, cached): IDA* over them at the
+        /// root, and windows re-solved over them; otherwise linear conflict proves the bound.
+        tables: bool,
     },
     /// `auto` gave the near-optimal engine this long and it found no answer in time (a
     /// loaded machine, a tight limit), so the reduction solver answered.
@@ -242,15 +245,21 @@ impl fmt::Display for Note {
                     )
                 }
             }
-            Note::Near { lower_bound, length } => {
+            Note::Near { lower_bound, length, tables } => {
                 let gap = (*length as u64).saturating_sub(*lower_bound);
                 let percent =
                     if *lower_bound > 0 { 100.0 * gap as f64 / *lower_bound as f64 } else { 0.0 };
+                let proof = if *tables {
+                    "; Korf & Felner's 6-6-6-6 tables prove the bound with linear conflict and \
+                     re-solve windows of up to 70 moves"
+                } else {
+                    "; linear conflict proves the bound"
+                };
                 write!(
                     f,
                     "near-optimal engine (beam searches ranked by Manhattan distance, linear \
                      conflicts and squared distances, then beams and IDA* over windows of the \
-                     path; linear conflict proves the bound): the optimum is at least {lower_bound} moves, so this answer is at most {gap} \
+                     path{proof}): the optimum is at least {lower_bound} moves, so this answer is at most {gap} \
                      moves ({percent:.1}%) longer"
                 )
             }

@@ -335,7 +335,11 @@ impl Task<'_> {
                 let length = answer.moves.len();
                 let mut notes = Vec::new();
                 if !answer.optimal {
-                    notes.push(Note::Near { lower_bound: answer.lower_bound, length });
+                    notes.push(Note::Near {
+                        lower_bound: answer.lower_bound,
+                        length,
+                        tables: answer.tables,
+                    });
                 }
                 if settings.anytime {
                     notes.push(Note::Improved {

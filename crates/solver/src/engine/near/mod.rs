@@ -189,6 +189,9 @@ pub struct Answer {
     pub width: usize,
     /// Nodes made: beam children and IDA* expansions.
     pub nodes: u64,
+    /// Whether Korf & Felner's tables ran ([`Settings::tables`]): their IDA* at the root
+    /// proved the bound with the rest, and windows were re-solved over them.
+    pub tables: bool,
 }
 
 /// Why [`solve`] returned no answer.
@@ -378,6 +381,7 @@ fn run(
             attempts: 0,
             width: 0,
             nodes: 0,
+            tables: false,
         });
     }
     // Korf & Felner's tables for this goal: their bound at the root, and windows below.
@@ -412,6 +416,7 @@ fn run(
                     attempts: 1,
                     width: 0,
                     nodes: meter.nodes(),
+                    tables: true,
                 });
             }
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
@@ -429,6 +434,7 @@ fn run(
                 attempts: 1,
                 width: 0,
                 nodes: meter.nodes(),
+                tables: false,
             });
         }
         Outcome::Found(_) => {}
@@ -594,6 +600,7 @@ fn run(
         attempts,
         width: widest,
         nodes: meter.nodes(),
+        tables: tables.is_some(),
     })
 }
 
@@ -698,6 +705,7 @@ mod tests {
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
             assert!(a.lower_bound <= d && d <= a.moves.len() as u64, "{board}");
             assert!(a.lower_bound >= u64::from(tables.estimate(&board)), "{board}");
+            assert!(a.tables, "{board}: the answer says the tables ran");
         }
     }
 
