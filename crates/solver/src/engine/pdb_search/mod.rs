@@ -417,10 +417,7 @@ impl<'a> PdbEngine<'a> {
         if t.bits.is_empty() {
             return t.entries.get(index);
         }
-        let bit = (t.bits[(index >> 3) as usize] >> (index & 7)) & 1;
-        let d = 2 * u32::from(parent.value) + u32::from(parent.md);
-        let dc = if ((d + 1) >> 1) & 1 == u32::from(bit) { d + 1 } else { d - 1 };
-        ((dc - u32::from(md)) / 2) as u8
+        crate::heuristic::pdb::entry_from_bit(t.bits, index, parent.value, parent.md, md)
     }
 
     /// Moves the tile of group `g` from cell `from` to cell `to`: the new state (entry not yet

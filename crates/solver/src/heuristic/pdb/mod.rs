@@ -233,6 +233,19 @@ fn anonymous_zeroed(len: usize) -> std::io::Result<memmap2::MmapMut> {
     Ok(map)
 }
 
+/// The entry after a move of one of a group's tiles, read from the group's one-bit table
+/// `bits` (see [`Database::search_bits`]) at `index`: the group's entry before the move was
+/// `value` with its tiles' Manhattan distance `md_before`, and their distance is now `md`.
+/// The group's distance `d = 2 value + md` moved by exactly one, and the bit,
+/// `floor(d / 2) mod 2` of the new distance, says which way.
+#[inline(always)]
+pub(crate) fn entry_from_bit(bits: &[u8], index: u64, value: u8, md_before: u8, md: u8) -> u8 {
+    let bit = (bits[(index >> 3) as usize] >> (index & 7)) & 1;
+    let d = 2 * u32::from(value) + u32::from(md_before);
+    let up = if ((d + 1) >> 1) & 1 == u32::from(bit) { d + 1 } else { d - 1 };
+    ((up - u32::from(md)) / 2) as u8
+}
+
 /// The low bits of the eight nibbles of `word`, nibble `j` to bit `j`.
 #[inline]
 fn low_bits_of_nibbles(word: u32) -> u8 {
