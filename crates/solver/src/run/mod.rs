@@ -355,6 +355,12 @@ impl Task<'_> {
                         seconds: self.seconds(),
                         ..base.stats
                     },
+                    // An optimum the 24-puzzle's tables found or proved is theirs to name.
+                    heuristic: if answer.tables && answer.optimal {
+                        Some(HeuristicKind::Pdb)
+                    } else {
+                        base.heuristic
+                    },
                     moves: answer.moves,
                     optimal: answer.optimal,
                     lower_bound: Some(answer.lower_bound),
