@@ -1,6 +1,8 @@
 //! Solves an instance file with IDA* on a cached pattern database and prints per-instance
 //! nodes and times (a profiling driver; `npuzzle bench` is the user-facing command):
 //! `cargo run --release -p npuzzle-solver --example pdb_korf -- DIR FILE [PARTITION] [THREADS] [LIMIT]`
+//! (tables as `bench` readies them, one-bit where they can be; `PDB_COPY=1`: a copy of the full
+//! entries; `PDB_MAPPED=1`: read through the mapped file)
 
 use std::time::Instant;
 
@@ -22,7 +24,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let partition = Partition::parse(spec, &goal)?;
     let clock = Instant::now();
     let db = Cache::new(dir).load(&goal, &partition)?.ok_or("build it first (pdb_build)")?;
-    let db = if std::env::var_os("PDB_MAPPED").is_some() { db } else { db.in_memory() };
+    let db = if std::env::var_os("PDB_MAPPED").is_some() {
+        db
+    } else if std::env::var_os("PDB_COPY").is_some() {
+        db.in_memory()
+    } else {
+        db.for_many_solves()
+    };
     println!("loaded in {:.3} s", clock.elapsed().as_secs_f64());
     let cpu0 = cpu_seconds();
     let (mut nodes, mut total) = (0u64, 0f64);

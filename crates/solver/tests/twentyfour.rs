@@ -279,3 +279,100 @@ fn one_bit_tables_give_the_search_the_same_bounds() {
         }
     }
 }
+
+/// A catalogue of two partitions over two sets of stored tables (Holte et al.'s maximum of
+/// additive databases, as the 24-puzzle's catalogue of seven): on every 3x3 position its
+/// estimate is the larger of the two partitions' own, never above the distance; the search
+/// over it (four sides, the engine sized for catalogues) finds the optimal lengths on one
+/// and two threads and, on one thread, never generates more nodes than either partition
+/// alone (a pointwise larger consistent bound prunes a subtree of the same tree).
+#[test]
+fn a_catalogue_takes_the_largest_partition_and_searches_a_subtree() {
+    let size = Size::square(3).unwrap();
+    let first = goal(size, Goal::BlankFirst);
+    let base1 = Database::build(
+        &first,
+        &Partition::parse("1,2/4,5,7,8", &first).unwrap(),
+        2,
+        &|_| {},
+        None,
+    )
+    .unwrap();
+    let base2 = Database::build(
+        &first,
+        &Partition::parse("1,4,7/2,5/3,6,8", &first).unwrap(),
+        2,
+        &|_| {},
+        None,
+    )
+    .unwrap();
+    for g in [Goal::BlankFirst, Goal::BlankLast] {
+        let goal = goal(size, g.clone());
+        let a = partition_by_cells(&goal, &[&[1, 2], &[3, 6], &[4, 5, 7, 8]]);
+        let b = partition_by_cells(&goal, &[&[1, 4, 7], &[2, 5], &[3, 6, 8]]);
+        let one = Tables::new(base1.clone(), &goal, &a).unwrap();
+        let two = Tables::new(base2.clone(), &goal, &b).unwrap();
+        let both =
+            Tables::catalogue(vec![base1.clone(), base2.clone()], &goal, &[a.clone(), b.clone()])
+                .unwrap();
+        assert_eq!(both.partitions().len(), 2);
+        assert!(both.has_reflection());
+        // Three groups a side, four sides (each partition and its mirror).
+        assert_eq!(both.lookups().0, 12);
+        let dist = exact(&goal);
+        let (mut first_wins, mut second_wins) = (0, 0);
+        for (p, &d) in &dist {
+            let (h1, h2, h) = (one.estimate(p), two.estimate(p), both.estimate(p));
+            assert_eq!(h, h1.max(h2), "{g}: {p}");
+            assert!(h <= d && h % 2 == d % 2, "{g}: h({p}) = {h}, distance {d}");
+            first_wins += usize::from(h1 > h2);
+            second_wins += usize::from(h2 > h1);
+        }
+        // Each partition is the larger one somewhere: the maximum is stronger than either.
+        assert!(first_wins > 0 && second_wins > 0, "{first_wins} {second_wins}");
+        let mut rng = Scrambler::new(11);
+        for i in 0..60 {
+            let p = rng.solvable(&goal);
+            let d = dist[&p] as usize;
+            assert_eq!(solve(&both, &p, 1 + i % 2, 10), d, "{g}: {p}");
+            let generated = |t: &Tables| {
+                let config = Config { threads: 1, pruning: 10 };
+                let s = twentyfour::solve(t, &p, &Limits::unlimited(), &config, None).unwrap();
+                assert_eq!(s.moves.len(), d);
+                s.stats.generated
+            };
+            let n = generated(&both);
+            assert!(n <= generated(&one) && n <= generated(&two), "{g}: {p}");
+        }
+    }
+}
+
+#[test]
+fn a_catalogue_refuses_partitions_it_cannot_serve() {
+    let size = Size::square(3).unwrap();
+    let first = goal(size, Goal::BlankFirst);
+    let base = Database::build(
+        &first,
+        &Partition::parse("1,2/4,5,7,8", &first).unwrap(),
+        1,
+        &|_| {},
+        None,
+    )
+    .unwrap();
+    let a = partition_by_cells(&first, &[&[1, 2], &[3, 6], &[4, 5, 7, 8]]);
+    assert_eq!(
+        Tables::catalogue(vec![base.clone()], &first, &[]).unwrap_err(),
+        TablesError::NotCovering
+    );
+    let unserved = Partition::parse("1,2,3/4,5/6,7,8", &first).unwrap();
+    assert!(matches!(
+        Tables::catalogue(vec![base.clone()], &first, &[a.clone(), unserved]),
+        Err(TablesError::NoImage(_))
+    ));
+    // Nine partitions with their mirrors are 18 sides: more than the engine takes.
+    let many = vec![a; 9];
+    assert_eq!(
+        Tables::catalogue(vec![base], &first, &many).unwrap_err(),
+        TablesError::TooManyGroups
+    );
+}

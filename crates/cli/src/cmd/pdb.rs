@@ -234,6 +234,13 @@ fn build(args: &PdbBuildArgs) -> anyhow::Result<ExitCode> {
         build_korf_felner(args.threads.unwrap_or_else(available_threads), args.force)?;
         return Ok(ExitCode::SUCCESS);
     }
+    if args.partition.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("catalogue")) {
+        korf_felner_fits(args)?;
+        let threads = args.threads.unwrap_or_else(available_threads);
+        build_korf_felner(threads, args.force)?;
+        build_catalogue(threads, args.force)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let size = args.size.unwrap_or(Size::square(4)?);
     let goal = args.goal.board(size).context("--goal")?;
     if size.cells() > npuzzle_solver::heuristic::pdb::MAX_CELLS {
@@ -298,7 +305,7 @@ pub fn already_built(path: &std::path::Path, db: &Database) -> anyhow::Result<()
     Ok(())
 }
 
-/// Refuses `--partition korf-felner` with a size or goal its tables do not serve: they are the
+/// Refuses `--partition korf-felner` (or `catalogue`) with a size or goal its tables do not serve: they are the
 /// 24-puzzle's, for a goal with the blank in a corner (it built the 5x5 tables whatever
 /// `--size` and `--goal` said).
 fn korf_felner_fits(args: &PdbBuildArgs) -> anyhow::Result<()> {
@@ -409,6 +416,24 @@ fn verify() -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `npuzzle pdb build --partition catalogue` (after Korf & Felner's two): the nine other
+/// stored tables of the 24-puzzle's catalogue of seven 6-6-6-6 partitions, one file each.
+fn build_catalogue(threads: usize, force: bool) -> anyhow::Result<()> {
+    use npuzzle_solver::engine::twentyfour::Tables;
+    let cache = cache();
+    let goal = Tables::korf_felner_base_goal();
+    for partition in Tables::catalogue_base_partitions() {
+        if !force {
+            if let Ok(Some(db)) = cache.load(&goal, &partition) {
+                already_built(&cache.path(&goal, &partition), &db)?;
+                continue;
+            }
+        }
+        build_and_save(&goal, &partition, threads)?;
+    }
+    Ok(())
 }
 
 /// `npuzzle pdb build --partition korf-felner`: the two stored tables of the 24-puzzle's

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use npuzzle_core::{Board, Move};
 
-use super::tables::{MAX_LOOKUPS, Tables};
+use super::tables::Tables;
 use super::{Progress, ProgressFn};
 use crate::engine::common::{self, Entries, moved};
 use crate::heuristic::pdb::rank::{Shifts, binomial};
@@ -75,12 +75,14 @@ pub(crate) struct Slot {
 
 /// A position and everything its bound needs; copied from parent to child.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Node {
+pub(crate) struct Node<const L: usize, const S: usize> {
     pub(crate) board: [u8; 32],
     pub(crate) blank: u8,
+    /// The side whose sum is the largest (tested first in the children).
+    best: u8,
     pub(crate) md: u16,
-    sums: [u16; 2],
-    slots: [Slot; MAX_LOOKUPS],
+    sums: [u16; S],
+    slots: [Slot; L],
 }
 
 struct TableRef<'a> {
@@ -94,26 +96,32 @@ struct TableRef<'a> {
 }
 
 /// The precomputed tables of one search.
-pub(crate) struct KorfEngine<'a> {
+pub(crate) struct KorfEngine<'a, const L: usize, const S: usize> {
     /// For each blank cell: the legal moves as (move, cell the blank goes to).
     moves: Vec<[(u8, u8); 4]>,
     moves_len: Vec<u8>,
     /// Manhattan distance of each tile from each cell: `dist[tile * 32 + cell]`.
     dist: Vec<u8>,
-    /// The lookup of each tile on each side.
-    look: [[u8; 32]; 2],
+    /// The distinct lookups each tile is in (over every side), and how many.
+    touch: [[u8; S]; 32],
+    touch_len: [u8; 32],
+    /// For each side and tile: where in the tile's `touch` its lookup on that side is.
+    at: [[u8; 32]; S],
+    /// Each side's lookups.
+    side_lookups: Vec<Vec<u8>>,
     /// Per lookup: the cell map into its table's frame.
     cell: Vec<[u8; 32]>,
     /// Per lookup: its table.
     tables: Vec<TableRef<'a>>,
-    groups: usize,
-    reflect: bool,
+    sides: usize,
     pruner: &'a [u16],
     colex: &'static Colex,
 }
 
-impl<'a> KorfEngine<'a> {
-    pub(crate) fn new(tables: &'a Tables, pruner: &'a Pruner) -> KorfEngine<'a> {
+impl<'a, const L: usize, const S: usize> KorfEngine<'a, L, S> {
+    /// The engine for `tables`, which must have at most `L` lookups and `S` sides.
+    pub(crate) fn new(tables: &'a Tables, pruner: &'a Pruner) -> KorfEngine<'a, L, S> {
+        assert!(tables.lookups.len() <= L && tables.sides.len() <= S, "an engine too small");
         let goal = tables.goal();
         let size = goal.size();
         let (w, h) = (size.width(), size.height());
@@ -144,22 +152,32 @@ impl<'a> KorfEngine<'a> {
             }
             moves_len[b] = n as u8;
         }
-        let groups = tables.groups;
-        let reflect = tables.has_reflection();
-        let mut look = [[0u8; 32]; 2];
-        for (li, l) in tables.lookups.iter().enumerate() {
-            for &t in &l.tiles {
-                look[li / groups][usize::from(t)] = li as u8;
+        let sides = tables.sides.len();
+        let mut touch = [[0u8; S]; 32];
+        let mut touch_len = [0u8; 32];
+        let mut at = [[0u8; 32]; S];
+        for (si, side) in tables.sides.iter().enumerate() {
+            for &li in side {
+                for &t in &tables.lookups[usize::from(li)].tiles {
+                    let t = usize::from(t);
+                    let n = usize::from(touch_len[t]);
+                    let j = match touch[t][..n].iter().position(|&x| x == li) {
+                        Some(j) => j,
+                        None => {
+                            touch[t][n] = li;
+                            touch_len[t] += 1;
+                            n
+                        }
+                    };
+                    at[si][t] = j as u8;
+                }
             }
         }
-        if !reflect {
-            look[1] = look[0];
-        }
-        let base = tables.base();
         let table_refs = tables
             .lookups
             .iter()
             .map(|l| {
+                let base = &tables.bases()[l.base];
                 let info = &base.tables()[l.table];
                 TableRef {
                     entries: Entries {
@@ -177,24 +195,27 @@ impl<'a> KorfEngine<'a> {
             moves,
             moves_len,
             dist,
-            look,
+            touch,
+            touch_len,
+            at,
+            side_lookups: tables.sides.clone(),
             cell: tables.lookups.iter().map(|l| l.cell).collect(),
             tables: table_refs,
-            groups,
-            reflect,
+            sides,
             pruner: pruner.table(),
             colex: Colex::get(),
         }
     }
 
     /// The root node of `board`.
-    pub(crate) fn root(&self, tables: &Tables, board: &Board) -> Node {
+    pub(crate) fn root(&self, tables: &Tables, board: &Board) -> Node<L, S> {
         let mut node = Node {
             board: [0; 32],
             blank: board.blank() as u8,
+            best: 0,
             md: 0,
-            sums: [0; 2],
-            slots: [Slot::default(); MAX_LOOKUPS],
+            sums: [0; S],
+            slots: [Slot::default(); L],
         };
         let pos = board.positions();
         for (c, &t) in board.tiles().iter().enumerate() {
@@ -221,22 +242,35 @@ impl<'a> KorfEngine<'a> {
             let md =
                 l.tiles.iter().map(|&t| self.dist[usize::from(t) * 32 + pos[usize::from(t)]]).sum();
             node.slots[li] = Slot { mask, order, value, md };
-            node.sums[li / self.groups] += u16::from(value);
         }
-        if !self.reflect {
-            node.sums[1] = node.sums[0];
+        for (si, side) in self.side_lookups.iter().enumerate() {
+            node.sums[si] =
+                side.iter().map(|&li| u16::from(node.slots[usize::from(li)].value)).sum();
         }
+        node.best = self.best(&node.sums);
         node
+    }
+
+    /// The side with the largest of `sums`.
+    #[inline(always)]
+    fn best(&self, sums: &[u16; S]) -> u8 {
+        let mut best = 0;
+        for s in 1..self.sides {
+            if sums[s] > sums[best] {
+                best = s;
+            }
+        }
+        best as u8
     }
 
     /// The bound of `node`.
     #[inline]
-    pub(crate) fn h(&self, node: &Node) -> u32 {
-        u32::from(node.md) + 2 * u32::from(node.sums[0].max(node.sums[1]))
+    pub(crate) fn h(&self, node: &Node<L, S>) -> u32 {
+        u32::from(node.md) + 2 * u32::from(node.sums[usize::from(node.best)])
     }
 
     /// The legal moves from `node`, as (move, cell the blank goes to).
-    pub(crate) fn moves(&self, node: &Node) -> &[(u8, u8)] {
+    pub(crate) fn moves(&self, node: &Node<L, S>) -> &[(u8, u8)] {
         let b = usize::from(node.blank);
         &self.moves[b][..usize::from(self.moves_len[b])]
     }
@@ -248,25 +282,26 @@ impl<'a> KorfEngine<'a> {
     }
 
     /// The child of `node` whose blank moves to `to` (both sides computed).
-    pub(crate) fn child(&self, node: &Node, to: u8) -> Node {
+    pub(crate) fn child(&self, node: &Node<L, S>, to: u8) -> Node<L, S> {
         let blank = usize::from(node.blank);
         let to_c = usize::from(to);
         let tile = usize::from(node.board[to_c]);
         let mut child = *node;
         child.md = node.md + u16::from(self.dist[tile * 32 + blank])
             - u16::from(self.dist[tile * 32 + to_c]);
-        for side in 0..1 + usize::from(self.reflect) {
-            let li = usize::from(self.look[side][tile]);
-            let dmd = child.md.wrapping_sub(node.md) as i8;
+        let dmd = child.md.wrapping_sub(node.md) as i8;
+        for &li in &self.touch[tile][..usize::from(self.touch_len[tile])] {
+            let li = usize::from(li);
             let (mut slot, index) = self.locate(li, node.slots[li], to_c, blank, dmd);
             slot.value = self.read(li, node.slots[li], slot.md, index);
-            child.sums[side] =
-                node.sums[side] - u16::from(node.slots[li].value) + u16::from(slot.value);
             child.slots[li] = slot;
         }
-        if !self.reflect {
-            child.sums[1] = child.sums[0];
+        for s in 0..self.sides {
+            let li = usize::from(self.touch[tile][usize::from(self.at[s][tile])]);
+            child.sums[s] =
+                node.sums[s] - u16::from(node.slots[li].value) + u16::from(child.slots[li].value);
         }
+        child.best = self.best(&child.sums);
         child.board[blank] = tile as u8;
         child.board[to_c] = 0;
         child.blank = to;
@@ -374,24 +409,28 @@ impl Watch<'_> {
 pub(crate) const CHECK_EVERY: u64 = 1 << 13;
 
 /// A child being made: where its entries are, before they are read.
-#[derive(Clone, Copy, Debug, Default)]
-struct Kid {
+#[derive(Clone, Copy, Debug)]
+struct Kid<const S: usize> {
     m: u8,
     to: u8,
     tile: u8,
     state: u16,
     md: u16,
-    l0: u8,
-    l1: u8,
-    slot0: Slot,
-    index0: u64,
-    slot1: Slot,
-    index1: u64,
+    /// The new state of each lookup the tile is in (the engine's `touch` order), and its
+    /// entry's index.
+    slots: [Slot; S],
+    index: [u64; S],
+}
+
+impl<const S: usize> Kid<S> {
+    fn new() -> Kid<S> {
+        Kid { m: 0, to: 0, tile: 0, state: 0, md: 0, slots: [Slot::default(); S], index: [0; S] }
+    }
 }
 
 /// One depth-first pass to a threshold.
-pub(crate) struct Pass<'e, 'a> {
-    engine: &'e KorfEngine<'a>,
+pub(crate) struct Pass<'e, 'a, const L: usize, const S: usize> {
+    engine: &'e KorfEngine<'a, L, S>,
     pub(crate) bound: u32,
     /// The smallest bound seen above the threshold.
     pub(crate) next_bound: u32,
@@ -416,12 +455,12 @@ pub(crate) struct Pass<'e, 'a> {
     pub(crate) best: Option<&'e std::sync::atomic::AtomicU32>,
 }
 
-impl<'e, 'a> Pass<'e, 'a> {
+impl<'e, 'a, const L: usize, const S: usize> Pass<'e, 'a, L, S> {
     pub(crate) fn new(
-        engine: &'e KorfEngine<'a>,
+        engine: &'e KorfEngine<'a, L, S>,
         bound: u32,
         watch: &'e Watch<'e>,
-    ) -> Pass<'e, 'a> {
+    ) -> Pass<'e, 'a, L, S> {
         Pass {
             engine,
             bound,
@@ -496,7 +535,7 @@ impl<'e, 'a> Pass<'e, 'a> {
 
     /// Searches below `node` (at depth `g`, pruning machine in `state`) within the threshold;
     /// true when it reached the goal (the moves are then in `path[..depth]`).
-    pub(crate) fn dfs(&mut self, node: &Node, g: u32, state: u16) -> bool {
+    pub(crate) fn dfs(&mut self, node: &Node<L, S>, g: u32, state: u16) -> bool {
         if node.md == 0 {
             self.depth = g;
             return true;
@@ -513,7 +552,7 @@ impl<'e, 'a> Pass<'e, 'a> {
         let moves = &e.moves[blank][..usize::from(e.moves_len[blank])];
         // Every child's table positions first, with their cache lines asked for, then the
         // reads: the children's misses overlap instead of queueing.
-        let mut kids = [Kid::default(); 4];
+        let mut kids = [Kid::<S>::new(); 4];
         let mut n = 0;
         for &(m, to) in moves {
             let next = e.prune(state, m);
@@ -530,52 +569,109 @@ impl<'e, 'a> Pass<'e, 'a> {
             kid.state = next;
             kid.md = node.md + u16::from(e.dist[tile * 32 + blank])
                 - u16::from(e.dist[tile * 32 + to_c]);
-            kid.l0 = e.look[0][tile];
-            let l0 = usize::from(kid.l0);
             let dmd = kid.md.wrapping_sub(node.md) as i8;
-            let (slot, index) = e.locate(l0, node.slots[l0], to_c, blank, dmd);
-            kid.slot0 = slot;
-            kid.index0 = index;
-            e.prefetch(l0, index);
-            if e.reflect {
-                kid.l1 = e.look[1][tile];
-                let l1 = usize::from(kid.l1);
-                let (slot, index) = e.locate(l1, node.slots[l1], to_c, blank, dmd);
-                kid.slot1 = slot;
-                kid.index1 = index;
-                e.prefetch(l1, index);
+            let touched = &e.touch[tile][..usize::from(e.touch_len[tile])];
+            if e.sides <= 2 {
+                for (j, &li) in touched.iter().enumerate() {
+                    let li = usize::from(li);
+                    let (slot, index) = e.locate(li, node.slots[li], to_c, blank, dmd);
+                    kid.slots[j] = slot;
+                    kid.index[j] = index;
+                    e.prefetch(li, index);
+                }
+            } else {
+                // Many sides: first only the lookup of the side largest at the parent.
+                let j = usize::from(e.at[usize::from(node.best)][tile]);
+                let li = usize::from(touched[j]);
+                let (slot, index) = e.locate(li, node.slots[li], to_c, blank, dmd);
+                kid.slots[j] = slot;
+                kid.index[j] = index;
+                e.prefetch(li, index);
             }
         }
-        for kid in &kids[..n] {
+        // With more than two sides, the other lookups are located (a read of the set's
+        // regions each) and their entries asked for only for the children that the first
+        // side leaves under the threshold.
+        let mut dead = 0u32;
+        if e.sides > 2 {
+            let best = usize::from(node.best);
+            for (k, kid) in kids[..n].iter_mut().enumerate() {
+                let tile = usize::from(kid.tile);
+                let touched = &e.touch[tile][..usize::from(e.touch_len[tile])];
+                let first = usize::from(e.at[best][tile]);
+                let li = usize::from(touched[first]);
+                kid.slots[first].value =
+                    e.read(li, node.slots[li], kid.slots[first].md, kid.index[first]);
+                let sum = node.sums[best] - u16::from(node.slots[li].value)
+                    + u16::from(kid.slots[first].value);
+                if g + 1 + u32::from(kid.md) + 2 * u32::from(sum) > self.bound {
+                    dead |= 1 << k;
+                    continue;
+                }
+                let to_c = usize::from(kid.to);
+                let dmd = kid.md.wrapping_sub(node.md) as i8;
+                for (j, &lj) in touched.iter().enumerate() {
+                    if j != first {
+                        let lj = usize::from(lj);
+                        let (slot, index) = e.locate(lj, node.slots[lj], to_c, blank, dmd);
+                        kid.slots[j] = slot;
+                        kid.index[j] = index;
+                        e.prefetch(lj, index);
+                    }
+                }
+            }
+        }
+        for (k, kid) in kids[..n].iter_mut().enumerate() {
             self.generated += 1;
-            let l0 = usize::from(kid.l0);
-            let mut s0 = kid.slot0;
-            s0.value = e.read(l0, node.slots[l0], s0.md, kid.index0);
-            let sum0 = node.sums[0] - u16::from(node.slots[l0].value) + u16::from(s0.value);
-            // The bound test on the first side before the second side's entry is read.
-            let f = g + 1 + u32::from(kid.md) + 2 * u32::from(sum0);
-            if f > self.bound {
+            let tile = usize::from(kid.tile);
+            let touch = &e.touch[tile];
+            if dead & (1 << k) != 0 {
+                // Cut off by the first side (its entry read above).
+                let best = usize::from(node.best);
+                let li = usize::from(touch[usize::from(e.at[best][tile])]);
+                let sum = node.sums[best] - u16::from(node.slots[li].value)
+                    + u16::from(kid.slots[usize::from(e.at[best][tile])].value);
+                let f = g + 1 + u32::from(kid.md) + 2 * u32::from(sum);
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            let mut child = *node;
-            child.slots[l0] = s0;
-            child.sums[0] = sum0;
-            if e.reflect {
-                let l1 = usize::from(kid.l1);
-                let mut s1 = kid.slot1;
-                s1.value = e.read(l1, node.slots[l1], s1.md, kid.index1);
-                let sum1 = node.sums[1] - u16::from(node.slots[l1].value) + u16::from(s1.value);
-                let f = g + 1 + u32::from(kid.md) + 2 * u32::from(sum1);
+            // The sides in turn from the one largest at the parent (the likeliest to cut
+            // the child off); an entry is read when a side needs it, so a child cut off by
+            // one side reads no other's.
+            let mut read = if e.sides > 2 { 1u32 << e.at[usize::from(node.best)][tile] } else { 0 };
+            let mut sums = node.sums;
+            let mut cut = false;
+            let mut s = usize::from(node.best);
+            for _ in 0..e.sides {
+                let j = usize::from(e.at[s][tile]);
+                let li = usize::from(touch[j]);
+                if read & (1 << j) == 0 {
+                    read |= 1 << j;
+                    kid.slots[j].value = e.read(li, node.slots[li], kid.slots[j].md, kid.index[j]);
+                }
+                let sum =
+                    node.sums[s] - u16::from(node.slots[li].value) + u16::from(kid.slots[j].value);
+                let f = g + 1 + u32::from(kid.md) + 2 * u32::from(sum);
                 if f > self.bound {
                     self.next_bound = self.next_bound.min(f);
-                    continue;
+                    cut = true;
+                    break;
                 }
-                child.slots[l1] = s1;
-                child.sums[1] = sum1;
-            } else {
-                child.sums[1] = sum0;
+                sums[s] = sum;
+                s += 1;
+                if s == e.sides {
+                    s = 0;
+                }
             }
+            if cut {
+                continue;
+            }
+            let mut child = *node;
+            for (j, &li) in touch[..usize::from(e.touch_len[tile])].iter().enumerate() {
+                child.slots[usize::from(li)] = kid.slots[j];
+            }
+            child.sums = sums;
+            child.best = e.best(&sums);
             let to_c = usize::from(kid.to);
             child.board[blank] = kid.tile;
             child.board[to_c] = 0;

@@ -417,16 +417,38 @@ impl Table {
 /// placement again with the blank elsewhere reads the same cache line, as with one entry
 /// per placement. Per cell set, one word holds the first entry's block (in `k!` entries) and
 /// `R`, and one or two more hold the region of each cell, four bits a cell: 16 or 24 bytes
-/// a set (206 KB for the 15-puzzle's 8 tiles), one cache line to read.
+/// a set (206 KB for the 15-puzzle's 8 tiles, 4.3 MB for 6 tiles on 25 cells), one cache
+/// line to read. The words sit in anonymous memory advised for huge pages: a search reads
+/// them at random at every move, and on small pages nearly every read of the 25-cell
+/// words missed the TLB.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Regions {
-    words: Arc<[u64]>,
+    /// The words, little-endian (empty for a per-placement table).
+    words: Option<Arc<memmap2::MmapMut>>,
     stride: usize,
 }
 
 impl Regions {
-    /// The regions of every set of `k` cells on `geometry`'s board.
+    /// The regions of every set of `k` cells on `geometry`'s board: made once per process
+    /// for each board shape and `k`, and shared by every table of that size (they depend on
+    /// nothing else). A search over many tables of one size, such as the 24-puzzle's
+    /// catalogue of eleven 6-tile tables, then reads one 4 MB array, not eleven.
     fn new(geometry: &Geometry, k: usize) -> Regions {
+        use std::collections::HashMap;
+        use std::sync::{Mutex, PoisonError};
+        /// The regions made so far, by (width, cells, pattern size).
+        type Made = HashMap<(usize, usize, usize), Regions>;
+        static MADE: Mutex<Option<Made>> = Mutex::new(None);
+        let key = (geometry.width, geometry.cells, k);
+        let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
+        made.get_or_insert_with(HashMap::new)
+            .entry(key)
+            .or_insert_with(|| Regions::make(geometry, k))
+            .clone()
+    }
+
+    /// [`Regions::new`], made.
+    fn make(geometry: &Geometry, k: usize) -> Regions {
         let layout = Layout::new(geometry, k);
         let stride = 1 + geometry.cells.div_ceil(16);
         let mut words = vec![0u64; layout.masks.len() * stride];
@@ -446,13 +468,42 @@ impl Regions {
                 }
             }
         }
-        Regions { words: words.into(), stride }
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let map = match anonymous_zeroed(bytes.len()) {
+            Ok(mut map) => {
+                map.copy_from_slice(&bytes);
+                map
+            }
+            // No anonymous mapping to be had: the search still works on an ordinary one...
+            Err(_) => {
+                let mut map = memmap2::MmapOptions::new()
+                    .len(bytes.len())
+                    .map_anon()
+                    .expect("an anonymous mapping of a few megabytes");
+                map.copy_from_slice(&bytes);
+                map
+            }
+        };
+        Regions { words: Some(Arc::new(map)), stride }
     }
 
     /// Whether there are none (a per-placement table).
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.words.is_none()
+    }
+
+    /// The words' bytes.
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        self.words.as_deref().map_or(&[], |m| &m[..])
+    }
+
+    /// Word `i`.
+    #[inline(always)]
+    fn word(bytes: &[u8], i: usize) -> u64 {
+        let b: [u8; 8] = bytes[i * 8..i * 8 + 8].try_into().expect("eight bytes");
+        u64::from_le_bytes(b)
     }
 
     /// The entry of the tiles in order `order` (of `orders`) on cell set `set` (its
@@ -460,8 +511,9 @@ impl Regions {
     #[inline(always)]
     pub(crate) fn index(&self, set: u32, blank: u32, order: u32, orders: u32) -> u64 {
         let at = set as usize * self.stride;
-        let head = self.words[at];
-        let word = self.words[at + 1 + (blank as usize >> 4)];
+        let bytes = self.bytes();
+        let head = Regions::word(bytes, at);
+        let word = Regions::word(bytes, at + 1 + (blank as usize >> 4));
         let region = (word >> ((blank & 15) * 4)) & 15;
         (head & 0xFFFF_FFFF) * u64::from(orders) + u64::from(order) * (head >> 32) + region
     }

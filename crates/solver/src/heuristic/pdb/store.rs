@@ -313,7 +313,9 @@ impl Store {
     /// Korf & Felner's 6-6-6-6 tables for `goal` (a 5x5 goal with the blank in a corner; the
     /// two stored tables behind them serve every such goal): held, from the cache, or built
     /// when the store builds on demand (about a minute on two cores, 181 MB), the build
-    /// stopped when `cancel` is raised or `timeout` has passed.
+    /// stopped when `cancel` is raised or `timeout` has passed. When the catalogue's nine
+    /// other stored tables are cached too, the tables are the catalogue of seven partitions
+    /// ([`Tables::catalogue`]), which holds theirs.
     pub fn twentyfour(
         &self,
         goal: &Board,
@@ -327,7 +329,7 @@ impl Store {
             Ok(base) => base,
             Err(found) => return found,
         };
-        match Tables::korf_felner(base, goal) {
+        match self.twentyfour_tables(base, goal) {
             Ok(tables) => Found::Ready(tables),
             Err(e) => {
                 self.warn(&format!("the 24-puzzle's tables: {e}"));
@@ -341,7 +343,68 @@ impl Store {
     /// engines that use them when at hand (the near-optimal engine's windows on 5x5).
     pub fn twentyfour_at_hand(&self, goal: &Board) -> Option<Tables> {
         Tables::korf_felner_partition(goal).ok()?;
+        // Korf & Felner's partition alone, even when the catalogue is cached: the
+        // near-optimal engine spends node budgets, and a catalogue's node costs about three
+        // times theirs (not measured there).
         Tables::korf_felner(self.twentyfour_base_at_hand()?, goal).ok()
+    }
+
+    /// The tables over Korf & Felner's two stored ones, `base`, for `goal`: the catalogue
+    /// ([`Tables::catalogue`], seven partitions) when its nine other stored tables are held
+    /// or cached (`npuzzle pdb build --partition catalogue`; never built on demand), Korf &
+    /// Felner's partition alone otherwise.
+    fn twentyfour_tables(
+        &self,
+        base: Database,
+        goal: &Board,
+    ) -> Result<Tables, crate::engine::twentyfour::TablesError> {
+        if let Some(extra) = self.twentyfour_catalogue_at_hand() {
+            let mut bases = vec![base.clone()];
+            bases.extend(extra);
+            match Tables::catalogue(bases, goal, &Tables::catalogue_partitions(goal)?) {
+                Ok(tables) => return Ok(tables),
+                Err(e) => self.warn(&format!("the 24-puzzle's catalogue: {e}")),
+            }
+        }
+        Tables::korf_felner(base, goal)
+    }
+
+    /// The catalogue's stored tables beyond Korf & Felner's, when every one is held or
+    /// cached (then held, copied onto huge pages as theirs are).
+    fn twentyfour_catalogue_at_hand(&self) -> Option<Vec<Database>> {
+        let goal = Tables::korf_felner_base_goal();
+        let partitions = Tables::catalogue_base_partitions();
+        let find = |p: &Partition| {
+            lock(&self.held).iter().find(|d| d.goal() == &goal && d.partition() == p).cloned()
+        };
+        // Only when all are there: loading some would copy hundreds of megabytes for nothing.
+        let cache = self.cache.as_ref();
+        let present = partitions
+            .iter()
+            .all(|p| find(p).is_some() || cache.is_some_and(|c| c.path(&goal, p).exists()));
+        if !present {
+            return None;
+        }
+        let mut out = Vec::with_capacity(partitions.len());
+        for p in &partitions {
+            if let Some(db) = find(p) {
+                out.push(db);
+                continue;
+            }
+            match cache?.load(&goal, p) {
+                Ok(Some(db)) => {
+                    let db = db.in_memory();
+                    self.hold(db.clone());
+                    out.push(db);
+                }
+                Ok(None) => return None,
+                Err(e) => {
+                    self.warn(&e.to_string());
+                    return None;
+                }
+            }
+        }
+        Some(out)
     }
 
     /// The 24-puzzle's two stored tables when held or cached (then held).
@@ -371,6 +434,10 @@ impl Store {
         }
     }
 
+    #[allow(
+        clippy::result_large_err,
+        reason = "the error is a `Found` that is never `Ready`; the lint sizes it by that variant"
+    )]
     fn twentyfour_base(
         &self,
         timeout: Option<Duration>,
