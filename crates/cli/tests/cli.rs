@@ -634,6 +634,15 @@ fn pdb_build_list_verify_and_a_damaged_file() {
         let run = npuzzle_in(&dir, bad);
         run.assert_fails(2, "npuzzle: ");
     }
+    // The 24-puzzle's catalogue is refused on another size or a goal it does not serve,
+    // before anything is built, and says which partition was asked for.
+    for bad in [
+        &["pdb", "build", "--partition", "catalogue", "--size", "4x4"][..],
+        &["pdb", "build", "--partition", "Catalogue", "--goal", "snail"],
+    ] {
+        let run = npuzzle_in(&dir, bad);
+        run.assert_fails(2, "npuzzle: --partition catalogue: ");
+    }
     // The blank-last solve uses the blank-first file: nothing new is built.
     let solved = npuzzle_in(&dir, &["solve", "--heuristic", "pdb", "8 6 7/2 5 4/3 0 1"]);
     assert!(solved.stdout.contains("31 moves (optimal)"), "{}", solved.stdout);

@@ -311,15 +311,14 @@ pub fn already_built(path: &std::path::Path, db: &Database) -> anyhow::Result<()
 fn korf_felner_fits(args: &PdbBuildArgs) -> anyhow::Result<()> {
     let five = Size::square(5)?;
     let size = args.size.unwrap_or(five);
+    let name = args.partition.as_deref().unwrap_or("korf-felner").trim().to_ascii_lowercase();
     if size != five {
-        bail!(
-            "--partition korf-felner: the tables are for the 5x5 board (the 24-puzzle), not {size}"
-        );
+        bail!("--partition {name}: the tables are for the 5x5 board (the 24-puzzle), not {size}");
     }
     let goal = args.goal.board(size).context("--goal")?;
     if npuzzle_solver::engine::twentyfour::Tables::korf_felner_partition(&goal).is_err() {
         bail!(
-            "--partition korf-felner: the tables serve goals with the blank in a corner, and \
+            "--partition {name}: the tables serve goals with the blank in a corner, and \
              --goal {} has it elsewhere",
             args.goal
         );
