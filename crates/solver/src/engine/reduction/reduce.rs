@@ -124,7 +124,7 @@ pub(super) struct Reducer {
     /// As [`Strategy::hot_lines`].
     hot_lines: usize,
     /// As [`Strategy::trials`].
-    trials: bool,
+    pub(super) trials: bool,
 }
 
 impl Reducer {
