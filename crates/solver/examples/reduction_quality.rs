@@ -2,8 +2,10 @@
 //!
 //! `cargo run --release -p npuzzle-solver --example reduction_quality [SECONDS...] [--sizes 10,20,32] [--count 20]`
 //!
-//! Prints, for each size, the median ratio and time of the plain solve and of the anytime
-//! mode with each budget given (default: 1 and 10 seconds).
+//! Prints, for each size, the median and mean ratio and the median time of the plain solve
+//! and of the anytime mode with each budget given (default: 1 and 10 seconds; `0` alone: the
+//! plain solve only). The boards are `Scrambler::new(seed)` for seeds `0..count`, as
+//! `npuzzle scramble --size NxN --seed SEED` makes them.
 
 use std::time::{Duration, Instant};
 
@@ -20,6 +22,15 @@ fn median(mut v: Vec<f64>) -> f64 {
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
+}
+
+/// "median / mean ratio, median ms" of one column.
+fn column(ratios: Vec<f64>, ms: Vec<f64>) -> String {
+    format!("{:.3} / {:.3} {:>8.1}", median(ratios.clone()), mean(&ratios), median(ms))
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -44,15 +55,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if budgets.is_empty() {
         budgets = vec![1.0, 10.0];
     }
+    budgets.retain(|&b| b > 0.0);
     println!(
-        "size   boards  plain ratio  plain ms  {}",
-        budgets.iter().map(|b| format!("anytime {b}s ratio")).collect::<Vec<_>>().join("  ")
+        "size    boards  plain: ratio median / mean, ms  {}",
+        budgets.iter().map(|b| format!("anytime {b}s: ratio, ms")).collect::<Vec<_>>().join("  ")
     );
     for &n in &sizes {
         let goal = Goal::BlankLast.board(Size::square(n)?)?;
         let mut plain = Vec::new();
         let mut ms = Vec::new();
-        let mut any: Vec<Vec<f64>> = vec![Vec::new(); budgets.len()];
+        let mut any: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); budgets.len()];
         for seed in 0..count {
             let board = Scrambler::new(seed).solvable(&goal);
             let lb = reduction::manhattan_lower_bound(&board, &goal) as f64;
@@ -61,19 +73,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ms.push(t.elapsed().as_secs_f64() * 1e3);
             plain.push(moves.len() as f64 / lb);
             for (i, &b) in budgets.iter().enumerate() {
+                let t = Instant::now();
                 let report = reduction::solve_anytime(
                     &board,
                     &goal,
                     Budget::for_duration(Duration::from_secs_f64(b)),
                 )?;
-                any[i].push(report.moves.len() as f64 / lb);
+                any[i].0.push(report.moves.len() as f64 / lb);
+                any[i].1.push(t.elapsed().as_secs_f64() * 1e3);
             }
         }
         println!(
-            "{n:>3}x{n:<3} {count:>6}  {:>11.3}  {:>8.2}  {}",
-            median(plain),
-            median(ms),
-            any.into_iter().map(|v| format!("{:>18.3}", median(v))).collect::<Vec<_>>().join("  ")
+            "{n:>3}x{n:<3} {count:>6}  {:>31}  {}",
+            column(plain, ms),
+            any.into_iter()
+                .map(|(r, t)| format!("{:>22}", column(r, t)))
+                .collect::<Vec<_>>()
+                .join("  ")
         );
     }
     Ok(())

@@ -49,6 +49,17 @@ pub const AUTO_NEAR_MAX_CELLS: usize = 100;
 /// size.
 pub const AUTO_DB_CELLS: usize = 16;
 
+/// Boards of more than [`AUTO_NEAR_MAX_CELLS`] and up to this many cells (50x50) get
+/// [`AUTO_REDUCTION_BEAMS`] beam searches of the reduction solver's anytime mode from `auto`
+/// after its first answer, even without `improve`: on 32x32 the first answer comes in
+/// about 25 ms and the beams take 4 % off it in about 0.6 s. A number of beams rather than
+/// a time, so that the answer is the same on every machine and under every timeout (which
+/// only cuts them short). Beyond 50x50 they would take more than a second.
+pub const AUTO_REDUCTION_IMPROVE_CELLS: usize = 2500;
+
+/// How many beam searches `auto` runs on boards up to [`AUTO_REDUCTION_IMPROVE_CELLS`].
+pub const AUTO_REDUCTION_BEAMS: u64 = 2;
+
 /// The share of the caller's timeout an attempt of `auto` may use before the next step:
 /// the fallbacks (weighted A*, the reduction solver) answer well within the rest.
 const AUTO_ATTEMPT_SHARE: f64 = 0.8;
@@ -124,10 +135,15 @@ pub enum Step {
         /// caller's limits, which always hold).
         budget: Option<Duration>,
     },
-    /// The reduction solver; with `improve`, its anytime mode until the timeout.
+    /// The reduction solver; with `improve`, its anytime mode until the timeout, else its
+    /// first `beams` beam searches.
     Reduction {
         /// Spend the timeout improving the answer.
         improve: bool,
+        /// Without `improve`: how many of the anytime mode's beam searches to run after the
+        /// first answer (`auto` on boards up to [`AUTO_REDUCTION_IMPROVE_CELLS`]), within the
+        /// caller's limits.
+        beams: u64,
     },
     /// The near-optimal engine ([`crate::engine::near`]); with `improve`, its anytime mode until
     /// the timeout.
@@ -282,6 +298,9 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 /// - 25 to 100 cells (5x5 to 10x10, any shape): the near-optimal engine (with
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
 ///   solver;
+/// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
+///   [`AUTO_REDUCTION_BEAMS`] beam searches of its anytime mode (with `options.improve`, its
+///   anytime mode until the timeout);
 /// - anything larger: the reduction solver (with `options.improve`, its anytime mode).
 ///
 /// An attempt that hands over to a next step never takes more than 80% of
@@ -337,7 +356,7 @@ pub fn plan_for(
             return Err(SolveError::TableTooLarge(cells));
         }
         Algorithm::Table => vec![Step::Table],
-        Algorithm::Reduction => vec![Step::Reduction { improve: options.improve }],
+        Algorithm::Reduction => vec![Step::Reduction { improve: options.improve, beams: 0 }],
         Algorithm::Near if cells > crate::engine::near::MAX_CELLS => {
             return Err(SolveError::NearTooLarge(cells));
         }
@@ -358,7 +377,7 @@ pub fn plan_for(
             vec![
                 search(SearchAlgorithm::IdaStar, Some(attempt_budget(attempt, options))),
                 search(SearchAlgorithm::WAStar, None),
-                Step::Reduction { improve: false },
+                Step::Reduction { improve: false, beams: 0 },
             ]
         }
         Algorithm::Auto
@@ -370,17 +389,21 @@ pub fn plan_for(
             let budget = options.limits.timeout.map(|t| t.mul_f64(AUTO_ATTEMPT_SHARE));
             vec![
                 Step::Near { improve: options.improve, budget },
-                Step::Reduction { improve: false },
+                Step::Reduction { improve: false, beams: 0 },
             ]
         }
         Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
             let budget = attempt_budget(AUTO_WASTAR_BUDGET, options);
             vec![
                 search(SearchAlgorithm::WAStar, Some(budget)),
-                Step::Reduction { improve: options.improve },
+                Step::Reduction { improve: options.improve, beams: 0 },
             ]
         }
-        Algorithm::Auto => vec![Step::Reduction { improve: options.improve }],
+        Algorithm::Auto => {
+            let beams =
+                if cells <= AUTO_REDUCTION_IMPROVE_CELLS { AUTO_REDUCTION_BEAMS } else { 0 };
+            vec![Step::Reduction { improve: options.improve, beams }]
+        }
         explicit => {
             let Some(algorithm) = SearchAlgorithm::of(explicit) else {
                 unreachable!("auto, table, reduction and near are matched above")
@@ -470,7 +493,7 @@ mod tests {
                 weight: 2.0,
                 budget: None,
             },
-            Step::Reduction { improve: false },
+            Step::Reduction { improve: false, beams: 0 },
         ];
         assert_eq!(plan(size(4, 4), &auto).unwrap().steps, fallback);
         assert_eq!(plan(size(2, 8), &auto).unwrap().steps, fallback);
@@ -482,18 +505,23 @@ mod tests {
         };
         for (w, h) in [(3, 6), (4, 5), (2, 12)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
-            let want = [wastar(AUTO_WASTAR_BUDGET), Step::Reduction { improve: false }];
+            let want = [wastar(AUTO_WASTAR_BUDGET), Step::Reduction { improve: false, beams: 0 }];
             assert_eq!(steps, want, "{w}x{h}");
         }
         for (w, h) in [(5, 5), (6, 5), (2, 13), (6, 6), (7, 7), (10, 10), (20, 5)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             // 80% of the default 60 s timeout.
             let near = Step::Near { improve: false, budget: Some(Duration::from_secs(48)) };
-            assert_eq!(steps, [near, Step::Reduction { improve: false }], "{w}x{h}");
+            assert_eq!(steps, [near, Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
         }
-        for (w, h) in [(11, 10), (16, 16), (100, 100)] {
+        for (w, h) in [(11, 10), (16, 16), (32, 32), (50, 50)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
-            assert_eq!(steps, [Step::Reduction { improve: false }], "{w}x{h}");
+            let want = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
+            assert_eq!(steps, [want], "{w}x{h}");
+        }
+        for (w, h) in [(51, 50), (100, 100)] {
+            let steps = plan(size(w, h), &auto).unwrap().steps;
+            assert_eq!(steps, [Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
         }
     }
 
@@ -531,12 +559,12 @@ mod tests {
             plan(size(9, 9), &improve).unwrap().steps,
             [
                 Step::Near { improve: true, budget: Some(Duration::from_secs(48)) },
-                Step::Reduction { improve: false }
+                Step::Reduction { improve: false, beams: 0 }
             ]
         );
         assert_eq!(
             plan(size(12, 12), &improve).unwrap().steps,
-            [Step::Reduction { improve: true }]
+            [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]
         );
     }
 
@@ -565,7 +593,7 @@ mod tests {
         );
         assert_eq!(
             plan(size(7, 7), &of(Algorithm::Reduction, Heuristic::Auto)).unwrap().steps,
-            [Step::Reduction { improve: false }]
+            [Step::Reduction { improve: false, beams: 0 }]
         );
     }
 
@@ -598,8 +626,11 @@ mod tests {
         // `auto` on a 4x4: its IDA* over a database, the fallbacks with linear conflict.
         let steps = plan_for(size(4, 4), &auto, store, Nodes::None).unwrap().steps;
         let attempt = Some(AUTO_OPTIMAL_BUDGET);
-        let want =
-            [pdb(SearchAlgorithm::IdaStar, attempt), wastar, Step::Reduction { improve: false }];
+        let want = [
+            pdb(SearchAlgorithm::IdaStar, attempt),
+            wastar,
+            Step::Reduction { improve: false, beams: 0 },
+        ];
         assert_eq!(steps, want);
         // 3x4: optimal IDA* over a database; 3x3: the table, which needs none.
         let steps = plan_for(size(3, 4), &auto, store, Nodes::None).unwrap().steps;

@@ -137,7 +137,10 @@ fn solve_job(
     let improving = improve.filter(|_| {
         plan(task.board.size(), options).is_ok_and(|p| {
             p.steps.iter().any(|s| {
-                matches!(s, Step::Reduction { improve: true } | Step::Near { improve: true, .. })
+                matches!(
+                    s,
+                    Step::Reduction { improve: true, .. } | Step::Near { improve: true, .. }
+                )
             })
         })
     });

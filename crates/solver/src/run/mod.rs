@@ -126,7 +126,7 @@ impl Task<'_> {
                 let heuristic = Some(HeuristicKind::LinearConflict);
                 self.run(&Step::Search { algorithm, heuristic, weight, budget }, observer)
             }
-            Step::Reduction { improve } => self.answer(self.reduction(improve)),
+            Step::Reduction { improve, beams } => self.answer(self.reduction(improve, beams)),
             Step::Near { improve, budget } => {
                 let solution = self.near(improve, step_timeout(self.limits, budget));
                 let out_of_budget = out_of_budget(&solution, self.limits, budget);
@@ -202,7 +202,7 @@ impl Task<'_> {
         }
     }
 
-    fn reduction(&self, improve: bool) -> Solution {
+    fn reduction(&self, improve: bool, beams: u64) -> Solution {
         let bound = reduction::manhattan_lower_bound(self.board, self.goal);
         let base = Solution {
             status: Status::Solved,
@@ -231,6 +231,9 @@ impl Task<'_> {
         if let Some(max) = self.limits.max_memory.filter(|&max| need > max) {
             return stopped(Limit::Memory(max), base);
         }
+        // The anytime mode until the timeout, or a given number of its beams.
+        let improve = improve && self.limits.timeout.is_some();
+        let beams = (!improve && beams > 0).then_some(beams);
         let mut budget = match self.deadline(self.limits.timeout) {
             Some(deadline) => reduction::Budget::until(deadline),
             None => reduction::Budget::for_duration(Duration::MAX),
@@ -238,8 +241,10 @@ impl Task<'_> {
         if let Some(flag) = &self.limits.cancel {
             budget = budget.with_cancel(flag.clone());
         }
-        let result = if improve && self.limits.timeout.is_some() {
-            reduction::solve_anytime_in(self.tables, self.board, self.goal, budget).map(|r| {
+        let result = if improve || beams.is_some() {
+            let anytime =
+                reduction::solve_anytime_in(self.tables, self.board, self.goal, budget, beams);
+            anytime.map(|r| {
                 let improved = Note::Improved {
                     from: r.first_length,
                     to: r.moves.len(),

@@ -13,7 +13,10 @@
 //!    it), and tiles travel in diagonal staircases where they can (3 moves per cell
 //!    instead of 5). The blank's walks are weighted: a step that pushes a
 //!    tile away from its goal cell costs more than one that pushes it closer, so the blank
-//!    tidies up on its way (a quarter fewer moves overall). The last two tiles of a line go
+//!    tidies up on its way (a quarter fewer moves overall); pushing away a *hot* tile, one
+//!    of the line being placed or of the next line, costs twice as much again, so that the
+//!    blank, while it carries one tile, brings those it will need next closer rather than
+//!    farther (3 % fewer moves). The last two tiles of a line go
 //!    in together (the classic trick, found by an exact search over both tiles and the
 //!    blank in a small window, so the "second tile trapped in the corner" case needs no
 //!    special code).
@@ -29,10 +32,47 @@
 //! it, how to weigh the blank's walks), with heavier clean-up of the promising ones, until
 //! its [`Budget`] runs out, and returns the shortest solution found.
 //!
-//! Solutions of [`solve`] are about 2.65 times the Manhattan lower bound
-//! ([`manhattan_lower_bound`]) on random 32x32 boards, 2.85 on 100x100 and 2.95 on
-//! 256x256; the anytime mode brings 32x32 to about 2.55 in one second. The crate's
-//! `reduction_quality` example measures it (median of 20 seeded boards).
+//! Solutions of [`solve`] are about 2.57 times the Manhattan lower bound
+//! ([`manhattan_lower_bound`]) on random 32x32 boards, 2.77 on 100x100 and 2.86 on
+//! 256x256; the anytime mode brings 32x32 to about 2.44 in one second (`auto` runs its first
+//! two beam searches on boards up to 50x50, without the heavy clean-up: about 2.45 in
+//! 0.8 s). The crate's `reduction_quality` example measures it
+//! (`cargo run --release -p npuzzle-solver --example reduction_quality -- 1 --sizes 32`:
+//! median and mean of 20 seeded boards).
+//!
+//! # Where the moves go, and what did not pay
+//!
+//! On a random 32x32 board (seed 0, before the clean-up, without hot tiles) the 59,700
+//! moves were: 20 % the blank fetching the next tile (taking 0.39 of Manhattan distance
+//! off per move), 18 % the carried tiles' own moves (one each per cell, 1.0 per move), 47 %
+//! the blank going round the carried tile between two of them (0.13 per move), and 15 % the
+//! last pairs of the lines (0.33 per move). The blank's trips round the tile it carries are
+//! what keeps the ratio far above 1.8: a tile carried straight costs 5 moves a cell, in a
+//! staircase 3, and the tiles the blank shifts on the way go towards their cells barely
+//! more often than away. Tried and measured (20 seeded 32x32 boards unless said):
+//! - Reducing the Manhattan distance greedily over the whole board first (the best blank
+//!   walk of up to 10 moves, by Manhattan distance taken off per move, with or without the
+//!   squared distances): stuck after 20 to 110 moves every time. On a random board the
+//!   tiles near an edge nearly all want to go inwards, so a blank that pushes tiles home
+//!   drifts outwards, into a corner where every step pushes one away.
+//! - Other step costs for the tiles that are not hot ((1, 6), (2, 10), (1, 4) with hot
+//!   tiles): 1 to 4 % longer. More hot lines (3 or 4): the same.
+//! - Choosing which end of a line to fill next by trying both (the moves made less twice
+//!   the Manhattan distance taken off, `Strategy::trials` in `reduce.rs`) rather than by an
+//!   estimate: 1 % shorter for twice the time (on 100x100, 0.4 % for three times): not in
+//!   the plain solve; the anytime mode's beam uses it for the plain choices (1 s on 32x32:
+//!   2.457 without, 2.442 with; in every child 2.454).
+//! - Handing the last region to the near-optimal engine ([`crate::engine::near`]): it has
+//!   no answer for a 10x10 board within a second (its full solve took 44 s, for 1,138
+//!   moves against the reduction's 1,666), and the 6x6 it answers in 0.3 s (289 moves
+//!   against 321) would save some 30 of the 55,000 moves of a 32x32.
+//!
+//! What remains for 1.8 times Manhattan on 32x32 is a way to carry tiles that does not cost
+//! 2.5 blank moves per cell for little tidying: several tiles of a line carried together,
+//! or a search over whole-board states (a beam over a strip of lines ranked by Manhattan,
+//! conflicts and the squared distances of the strip's tiles) that finds such moves itself.
+//! Neither was built: a beam over whole 32x32 states copies 2 KB a node and a layer, for
+//! some 40,000 layers.
 //!
 //! # Example
 //! ```
@@ -193,7 +233,9 @@ fn replays(board: &Board, goal: &Board, moves: &[Move]) -> bool {
 
 /// A solution from `board` to `goal` (any goal: blank-last, blank-first, snail or any
 /// explicit board of the same size), found by reduction and cleaned up. Not optimal, but
-/// fast: about 40 ms for a random 32x32, 0.7 s for 100x100 and 6 s for 256x256.
+/// fast: about 25 ms for a random 32x32, 0.3 s for 100x100 and 4.5 s for 256x256 (median
+/// of 20, 5 and 2 seeded boards with the `reduction_quality` example, on a shared 2-core
+/// machine).
 /// Deterministic.
 ///
 /// # Errors
@@ -290,15 +332,17 @@ pub fn solve_anytime(
     goal: &Board,
     budget: Budget,
 ) -> Result<AnytimeReport, ReductionError> {
-    solve_anytime_in(crate::Solver::shared().tables(), board, goal, budget)
+    solve_anytime_in(crate::Solver::shared().tables(), board, goal, budget, None)
 }
 
-/// [`solve_anytime`] with the tables of a [`crate::Solver`].
+/// [`solve_anytime`] with the tables of a [`crate::Solver`]; with `beams`, it also stops
+/// after that many beam searches (so that its answer does not depend on the machine).
 pub(crate) fn solve_anytime_in(
     tables: &Arc<SolverTables>,
     board: &Board,
     goal: &Board,
     budget: Budget,
+    beams: Option<u64>,
 ) -> Result<AnytimeReport, ReductionError> {
     let started = Instant::now();
     check(board, goal)?;
@@ -320,17 +364,21 @@ pub(crate) fn solve_anytime_in(
     let lower_bound = manhattan_lower_bound(board, goal);
     let mut seed = 1u64;
     let mut width = 2usize;
-    while !budget.expired() && best.len() as u64 > lower_bound {
+    while !budget.expired()
+        && best.len() as u64 > lower_bound
+        && beams.is_none_or(|max| attempts <= max)
+    {
         let children = (width + 2).min(12);
         match beam::search(board, &info, width, children, seed, &interrupted) {
             Ok(moves) => {
                 attempts += 1;
                 // The heavy clean-up saves a quarter of a percent and takes longer than the
                 // beam itself (half a second on 32x32): only for answers that it could make
-                // the best.
+                // the best, and not in a given number of beams (`auto`'s), which are meant
+                // to be quick.
                 let mut moves =
                     peephole::optimise(board, moves, Effort::LIGHT, tables, &interrupted);
-                if moves.len() <= best.len() + best.len() / 200 {
+                if beams.is_none() && moves.len() <= best.len() + best.len() / 200 {
                     moves = peephole::optimise(board, moves, Effort::HEAVY, tables, &interrupted);
                 }
                 if replays(board, goal, &moves) {
