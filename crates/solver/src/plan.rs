@@ -49,7 +49,7 @@ pub const AUTO_NEAR_MAX_CELLS: usize = 100;
 /// size.
 pub const AUTO_DB_CELLS: usize = 16;
 
-/// Boards of more than [`AUTO_NEAR_MAX_CELLS`] and up to this many cells (50x50) get
+/// Boards of more than 100 cells (the near-optimal engine's) and up to this many (50x50) get
 /// [`AUTO_REDUCTION_BEAMS`] beam searches of the reduction solver's anytime mode from `auto`
 /// after its first answer, even without `improve`: on 32x32 the first answer comes in
 /// about 25 ms and the beams take 4 % off it in about 0.6 s. A number of beams rather than

@@ -56,7 +56,7 @@ use std::time::Instant;
 
 use npuzzle_core::{Board, Move, Moves, Parity};
 
-pub use tables::{MAX_LOOKUPS, Tables, TablesError};
+pub use tables::{MAX_LOOKUPS, MAX_SIDES, Tables, TablesError};
 
 use crate::engine::split::{self, Split};
 use crate::heuristic::HeuristicKind;

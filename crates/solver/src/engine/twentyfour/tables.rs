@@ -337,7 +337,7 @@ impl Tables {
         extra
     }
 
-    /// The catalogue's partitions ([`CATALOGUE`]'s seven, Korf & Felner's first) for a 5x5
+    /// The catalogue's seven partitions (Korf & Felner's first) for a 5x5
     /// `goal` with the blank in a corner, carried there as [`Tables::korf_felner_partition`]
     /// carries theirs.
     ///
