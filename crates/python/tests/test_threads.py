@@ -89,6 +89,16 @@ def test_python_runs_while_a_search_runs():
     assert count > 1000
 
 
+@pytest.fixture(autouse=True)
+def sigint_is_handled():
+    """Ctrl-C raises KeyboardInterrupt, as in a terminal. A shell starts a background job
+    with SIGINT ignored, and Python then leaves it ignored: `interrupt_main` and a real
+    SIGINT would do nothing, and these tests would wait for the searches' timeouts."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def interrupt_soon(delay: float = 0.3) -> threading.Timer:
     timer = threading.Timer(delay, _thread.interrupt_main)
     timer.start()
@@ -113,7 +123,9 @@ def test_ctrl_c_cancels_a_search(call):
 
 
 SCRIPT = f"""
-import sys, time, npuzzle
+import signal, sys, time, npuzzle
+# As in a terminal, even when the test run itself was started with SIGINT ignored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 print("ready", flush=True)
 t = time.perf_counter()
 try:
