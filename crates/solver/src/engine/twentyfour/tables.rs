@@ -142,6 +142,24 @@ const CATALOGUE: [[[u8; 6]; 4]; 7] = [
     [[1, 5, 6, 10, 15, 20], [2, 3, 4, 7, 8, 9], [11, 12, 13, 16, 17, 18], [14, 19, 21, 22, 23, 24]],
 ];
 
+/// The partition of a 5x5 `goal` with the blank in a corner whose groups are `cells` of the
+/// blank-first goal carried to the goal's corner by a symmetry, named by the goal's tiles on
+/// those cells.
+fn carry(cells: &[[u8; 6]; 4], goal: &Board) -> Result<Partition, TablesError> {
+    if goal.width() != 5 || goal.height() != 5 {
+        return Err(TablesError::Goal);
+    }
+    let rho = symmetries(5, 5)
+        .into_iter()
+        .find(|s| usize::from(s[0]) == goal.blank())
+        .ok_or(TablesError::Goal)?;
+    let groups = cells
+        .iter()
+        .map(|g| g.iter().map(|&c| goal.tiles()[usize::from(rho[usize::from(c)])]).collect())
+        .collect();
+    Partition::new(groups, 25).map_err(|_| TablesError::Goal)
+}
+
 /// Whether a table stored for the pattern on cells `stored` of the 5x5 blank-first goal
 /// serves the group on cells `group` of the same goal (as [`Tables::catalogue`] decides).
 fn serves(stored: &[u8], group: &[u8]) -> bool {
@@ -305,18 +323,7 @@ impl Tables {
     /// # Errors
     /// [`TablesError::Goal`] for another size or a blank elsewhere.
     pub fn korf_felner_partition(goal: &Board) -> Result<Partition, TablesError> {
-        if goal.width() != 5 || goal.height() != 5 {
-            return Err(TablesError::Goal);
-        }
-        let rho = symmetries(5, 5)
-            .into_iter()
-            .find(|s| usize::from(s[0]) == goal.blank())
-            .ok_or(TablesError::Goal)?;
-        let groups = KORF_FELNER
-            .iter()
-            .map(|g| g.iter().map(|&c| goal.tiles()[usize::from(rho[usize::from(c)])]).collect())
-            .collect();
-        Partition::new(groups, 25).map_err(|_| TablesError::Goal)
+        carry(&KORF_FELNER, goal)
     }
 
     /// The stored patterns the catalogue needs beyond Korf & Felner's two, on
@@ -344,25 +351,7 @@ impl Tables {
     /// # Errors
     /// [`TablesError::Goal`] for another size or a blank elsewhere.
     pub fn catalogue_partitions(goal: &Board) -> Result<Vec<Partition>, TablesError> {
-        if goal.width() != 5 || goal.height() != 5 {
-            return Err(TablesError::Goal);
-        }
-        let rho = symmetries(5, 5)
-            .into_iter()
-            .find(|s| usize::from(s[0]) == goal.blank())
-            .ok_or(TablesError::Goal)?;
-        CATALOGUE
-            .iter()
-            .map(|p| {
-                let groups = p
-                    .iter()
-                    .map(|g| {
-                        g.iter().map(|&c| goal.tiles()[usize::from(rho[usize::from(c)])]).collect()
-                    })
-                    .collect();
-                Partition::new(groups, 25).map_err(|_| TablesError::Goal)
-            })
-            .collect()
+        CATALOGUE.iter().map(|p| carry(p, goal)).collect()
     }
 
     /// Korf & Felner's 6-6-6-6 databases with reflection for `goal` (5x5, blank in a corner),
