@@ -28,6 +28,11 @@ fn partition_by_cells(goal: &Board, cells: &[&[usize]]) -> Partition {
     Partition::new(groups, n).unwrap()
 }
 
+/// The database of `groups` (tiles) on `goal`, built on `threads` threads.
+fn stored(goal: &Board, groups: &str, threads: usize) -> Database {
+    Database::build(goal, &Partition::parse(groups, goal).unwrap(), threads, &|_| {}, None).unwrap()
+}
+
 /// Two stored tables on blank-first 3x3, {1,2} and the 2x2 block {4,5,7,8}: the group {3,6}
 /// is the mirror of {1,2}, and blank-last's groups are the half turns of all three.
 #[test]
@@ -71,26 +76,12 @@ fn symmetric_lookups_equal_the_directly_built_tables_on_every_3x3_position() {
 fn a_group_that_is_no_image_of_a_stored_table_is_refused() {
     let size = Size::square(3).unwrap();
     let first = goal(size, Goal::BlankFirst);
-    let base = Database::build(
-        &first,
-        &Partition::parse("1,2/4,5,7,8", &first).unwrap(),
-        1,
-        &|_| {},
-        None,
-    )
-    .unwrap();
+    let base = stored(&first, "1,2/4,5,7,8", 1);
     let partition = Partition::parse("1,2,3/4,5/6,7,8", &first).unwrap();
     assert!(matches!(Tables::new(base.clone(), &first, &partition), Err(TablesError::NoImage(_))));
     // {1,5} is the mirror image (left to right) of {1,3}, but {1,3} closes the blank's
     // corner and {1,5} closes another: the blank's side of the pattern must be kept.
-    let base = Database::build(
-        &first,
-        &Partition::parse("1,3/2,4,5,6,7,8", &first).unwrap(),
-        1,
-        &|_| {},
-        None,
-    )
-    .unwrap();
+    let base = stored(&first, "1,3/2,4,5,6,7,8", 1);
     let partition = Partition::parse("1,5/2,3,4,6,7,8", &first).unwrap();
     assert_eq!(
         Tables::new(base, &first, &partition).unwrap_err(),
@@ -290,22 +281,8 @@ fn one_bit_tables_give_the_search_the_same_bounds() {
 fn a_catalogue_takes_the_largest_partition_and_searches_a_subtree() {
     let size = Size::square(3).unwrap();
     let first = goal(size, Goal::BlankFirst);
-    let base1 = Database::build(
-        &first,
-        &Partition::parse("1,2/4,5,7,8", &first).unwrap(),
-        2,
-        &|_| {},
-        None,
-    )
-    .unwrap();
-    let base2 = Database::build(
-        &first,
-        &Partition::parse("1,4,7/2,5/3,6,8", &first).unwrap(),
-        2,
-        &|_| {},
-        None,
-    )
-    .unwrap();
+    let base1 = stored(&first, "1,2/4,5,7,8", 2);
+    let base2 = stored(&first, "1,4,7/2,5/3,6,8", 2);
     for g in [Goal::BlankFirst, Goal::BlankLast] {
         let goal = goal(size, g.clone());
         let a = partition_by_cells(&goal, &[&[1, 2], &[3, 6], &[4, 5, 7, 8]]);
@@ -351,14 +328,7 @@ fn a_catalogue_takes_the_largest_partition_and_searches_a_subtree() {
 fn a_catalogue_refuses_partitions_it_cannot_serve() {
     let size = Size::square(3).unwrap();
     let first = goal(size, Goal::BlankFirst);
-    let base = Database::build(
-        &first,
-        &Partition::parse("1,2/4,5,7,8", &first).unwrap(),
-        1,
-        &|_| {},
-        None,
-    )
-    .unwrap();
+    let base = stored(&first, "1,2/4,5,7,8", 1);
     let a = partition_by_cells(&first, &[&[1, 2], &[3, 6], &[4, 5, 7, 8]]);
     assert_eq!(
         Tables::catalogue(vec![base.clone()], &first, &[]).unwrap_err(),
