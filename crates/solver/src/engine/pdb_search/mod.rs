@@ -37,6 +37,12 @@
 //! region words ([`crate::heuristic::pdb`]'s `Regions`, 206 KB for 8 tiles) gives the
 //! region; a move of another tile keeps the blank in the same region of every other group.
 //!
+//! A pass does not recurse: it runs four interleaved depth-first searches on one thread
+//! (module `lanes`), so that one waits for its children's entries while the others compute,
+//! and a search out of work takes the largest untried subtree of another. The recursive pass
+//! stays for a watcher that asks to see the nodes in order (the visualizer) and as the
+//! reference the tests hold the interleaved one to.
+//!
 //! [`solve`] runs the iterations on one thread or, with `threads > 1`, on threads started once
 //! per solve that take (iteration, frontier node) pairs in turn from a shared counter, a thread
 //! done with one iteration going on with the next instead of waiting (module `parallel`); the
@@ -46,6 +52,7 @@
 //! *Artificial Intelligence* 27(1), 1985; R. E. Korf and A. Felner, "Disjoint pattern database
 //! heuristics", *Artificial Intelligence* 134, 2002.
 
+mod lanes;
 mod parallel;
 
 use std::time::Instant;
@@ -437,6 +444,94 @@ impl<'a> PdbEngine<'a> {
         (Group { mask, order, value: 0, md: group.md.wrapping_add_signed(dmd) }, index)
     }
 
+    /// The children of `node` that the pruning machine in `state` allows, in `kids` (their
+    /// number is returned): each with its tile's move, Manhattan distance and the index of its
+    /// entry on both sides, and the cache lines of those entries asked for. First every
+    /// child's table positions, then the lookups ([`Pass::evaluate`]): the two to three
+    /// children's misses overlap instead of queueing.
+    #[inline(always)]
+    pub(crate) fn prepare(&self, node: &Node, state: u16, kids: &mut [Kid; 4]) -> usize {
+        let blank = usize::from(node.blank);
+        let slot = blank * 5 + 4;
+        let moves = &self.next[slot][..usize::from(self.next_len[slot])];
+        let mut n = 0;
+        for &(m, to) in moves {
+            let next = self.prune(state, m);
+            if next == FORBIDDEN {
+                continue;
+            }
+            let kid = &mut kids[n];
+            n += 1;
+            let to_c = usize::from(to);
+            let tile = usize::from(node.board[to_c]);
+            kid.m = m;
+            kid.state = next;
+            kid.to = to;
+            kid.tile = tile as u8;
+            kid.md = node.md + u16::from(self.dist[tile * 32 + blank])
+                - u16::from(self.dist[tile * 32 + to_c]);
+            kid.gi = self.group_of[tile];
+            let dmd = kid.md.wrapping_sub(node.md) as i8;
+            let (group, index) = self.locate(
+                usize::from(kid.gi),
+                node.groups[usize::from(kid.gi)],
+                to.into(),
+                blank as u32,
+                dmd,
+            );
+            kid.group = group;
+            kid.index = index;
+            self.prefetch(usize::from(kid.gi), index);
+            if self.reflect {
+                kid.mg = self.group_of[usize::from(self.mtile[tile])];
+                let mg = usize::from(kid.mg);
+                let (mgroup, mindex) = self.locate(
+                    mg,
+                    node.mirror[mg],
+                    self.mcell[to_c].into(),
+                    self.mcell[blank].into(),
+                    dmd,
+                );
+                kid.mgroup = mgroup;
+                kid.mindex = mindex;
+            }
+        }
+        // The mirror's lines after every first side's: each is read only if its first side
+        // passes, so those walks and misses go first.
+        if self.reflect {
+            for kid in &kids[..n] {
+                self.prefetch(usize::from(kid.mg), kid.mindex);
+            }
+        }
+        n
+    }
+
+    /// The child of `node` that `kid` (evaluated by [`Pass::evaluate`]) describes.
+    #[inline(always)]
+    pub(crate) fn kid_node(&self, node: &Node, kid: &Kid) -> Node {
+        let mut child = *node;
+        self.kid_node_into(node, kid, &mut child);
+        child
+    }
+
+    /// [`PdbEngine::kid_node`], written into `child`.
+    #[inline(always)]
+    pub(crate) fn kid_node_into(&self, node: &Node, kid: &Kid, child: &mut Node) {
+        *child = *node;
+        child.board[usize::from(node.blank)] = kid.tile;
+        child.board[usize::from(kid.to)] = 0;
+        child.blank = kid.to;
+        child.md = kid.md;
+        child.groups[usize::from(kid.gi)] = kid.group;
+        child.sum = kid.sum;
+        if self.reflect {
+            child.mirror[usize::from(kid.mg)] = kid.mgroup;
+            child.msum = kid.msum;
+        } else {
+            child.msum = kid.sum;
+        }
+    }
+
     /// Asks for the cache line of entry `index` of table `t` (a hint; never faults).
     #[inline(always)]
     fn prefetch(&self, t: usize, index: u64) {
@@ -458,7 +553,7 @@ pub(crate) const PRUNING: usize = crate::engine::twentyfour::DEFAULT_PRUNING;
 
 /// A child being made: where its entries are, before they are read.
 #[derive(Clone, Copy, Debug, Default)]
-struct Kid {
+pub(crate) struct Kid {
     m: u8,
     state: u16,
     to: u8,
@@ -667,59 +762,40 @@ impl<'e, 'a> Pass<'e, 'a> {
             }
         }
         let e = self.engine;
-        let blank = usize::from(node.blank);
-        let slot = blank * 5 + 4;
-        let moves = &e.next[slot][..usize::from(e.next_len[slot])];
-        // First every child's table positions, with the cache lines asked for, then the
-        // lookups: the two to three children's misses overlap instead of queueing.
         let mut kids = [Kid::default(); 4];
-        let mut n = 0;
-        for &(m, to) in moves {
-            let next = e.prune(state, m);
-            if next == FORBIDDEN {
-                continue;
+        let n = e.prepare(node, state, &mut kids);
+        let Some(n) = self.evaluate(node, g, h, &mut kids[..n]) else {
+            return false;
+        };
+        for kid in &kids[..n] {
+            let child = e.kid_node(node, kid);
+            self.path[g as usize] = kid.m;
+            if self.dfs(&child, g + 1, kid.state, kid.h) {
+                return true;
             }
-            let kid = &mut kids[n];
-            n += 1;
-            let to_c = usize::from(to);
-            let tile = usize::from(node.board[to_c]);
-            kid.m = m;
-            kid.state = next;
-            kid.to = to;
-            kid.tile = tile as u8;
-            kid.md = node.md + u16::from(e.dist[tile * 32 + blank])
-                - u16::from(e.dist[tile * 32 + to_c]);
-            kid.gi = e.group_of[tile];
-            let dmd = kid.md.wrapping_sub(node.md) as i8;
-            let (group, index) = e.locate(
-                usize::from(kid.gi),
-                node.groups[usize::from(kid.gi)],
-                to.into(),
-                blank as u32,
-                dmd,
-            );
-            kid.group = group;
-            kid.index = index;
-            e.prefetch(usize::from(kid.gi), index);
-            if e.reflect {
-                kid.mg = e.group_of[usize::from(e.mtile[tile])];
-                let mg = usize::from(kid.mg);
-                let (mgroup, mindex) =
-                    e.locate(mg, node.mirror[mg], e.mcell[to_c].into(), e.mcell[blank].into(), dmd);
-                kid.mgroup = mgroup;
-                kid.mindex = mindex;
+            if self.stopped {
+                return false;
             }
         }
-        let kids = &mut kids[..n];
-        // The mirror's lines after every first side's: each is read only if its first side
-        // passes, so those walks and misses go first.
-        if e.reflect {
-            for kid in kids.iter() {
-                e.prefetch(usize::from(kid.mg), kid.mindex);
-            }
-        }
-        // Then every child's bound: the mirror's table is read only for children the first
-        // side leaves under the threshold (the others are cut off by that side alone).
+        false
+    }
+
+    /// Reads the entries of `node`'s children `kids` (made by [`PdbEngine::prepare`], their
+    /// lines asked for) and their bounds; `node` is at depth `g` with bound `h`. `None` when
+    /// pathmax cuts `node` off; otherwise the number of children within the threshold, moved
+    /// to the front of `kids` in their order, each with its bound raised by pathmax.
+    #[inline(always)]
+    pub(crate) fn evaluate(
+        &mut self,
+        node: &Node,
+        g: u32,
+        h: u32,
+        kids: &mut [Kid],
+    ) -> Option<usize> {
+        let e = self.engine;
+        let blank = usize::from(node.blank);
+        // The mirror's table is read only for children the first side leaves under the
+        // threshold (the others are cut off by that side alone).
         let mut most = 0u32;
         for kid in kids.iter_mut() {
             self.generated += 1;
@@ -750,38 +826,21 @@ impl<'e, 'a> Pass<'e, 'a> {
         let h = h.max(most.saturating_sub(1));
         if g + h > self.bound {
             self.next_bound = self.next_bound.min(g + h);
-            return false;
+            return None;
         }
-        for kid in kids.iter() {
+        let mut kept = 0;
+        for i in 0..kids.len() {
+            let kid = kids[i];
             let kh = kid.h.max(h.saturating_sub(1));
             let f = g + 1 + kh;
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            let mut child = *node;
-            let to_c = usize::from(kid.to);
-            child.board[blank] = kid.tile;
-            child.board[to_c] = 0;
-            child.blank = kid.to;
-            child.md = kid.md;
-            child.groups[usize::from(kid.gi)] = kid.group;
-            child.sum = kid.sum;
-            if e.reflect {
-                child.mirror[usize::from(kid.mg)] = kid.mgroup;
-                child.msum = kid.msum;
-            } else {
-                child.msum = kid.sum;
-            }
-            self.path[g as usize] = kid.m;
-            if self.dfs(&child, g + 1, kid.state, kh) {
-                return true;
-            }
-            if self.stopped {
-                return false;
-            }
+            kids[kept] = Kid { h: kh, ..kid };
+            kept += 1;
         }
-        false
+        Some(kept)
     }
 }
 
@@ -927,7 +986,12 @@ fn sequential(
         }
         pass.before = (stats.expanded, stats.generated);
         pass.tick = Some(&mut *tick);
-        let found = pass.dfs(root, 0, 0, engine.h(root));
+        // A watcher that asks for nodes sees them in the recursive pass's order.
+        let found = if sampled {
+            pass.dfs(root, 0, 0, engine.h(root))
+        } else {
+            pass.dfs_lanes(root, 0, 0, engine.h(root))
+        };
         stats.expanded += pass.expanded;
         stats.generated += pass.generated;
         // The pass's expansions since its last check count towards the limits too.
