@@ -18,6 +18,7 @@ pub(crate) mod common;
 pub mod exact;
 pub(crate) mod general;
 pub(crate) mod generic;
+pub(crate) mod lanes;
 pub mod near;
 pub(crate) mod packed;
 pub mod pdb_search;

@@ -38,7 +38,7 @@
 //! region; a move of another tile keeps the blank in the same region of every other group.
 //!
 //! A pass does not recurse: it runs four interleaved depth-first searches on one thread
-//! (module `lanes`), so that one waits for its children's entries while the others compute,
+//! (module `engine::lanes`), so that one waits for its children's entries while the others compute,
 //! and a search out of work takes the largest untried subtree of another. The recursive pass
 //! stays for a watcher that asks to see the nodes in order (the visualizer) and as the
 //! reference the tests hold the interleaved one to.
@@ -990,7 +990,7 @@ fn sequential(
         let found = if sampled {
             pass.dfs(root, 0, 0, engine.h(root))
         } else {
-            pass.dfs_lanes(root, 0, 0, engine.h(root))
+            crate::engine::lanes::search(&mut pass, root, 0, 0, engine.h(root))
         };
         stats.expanded += pass.expanded;
         stats.generated += pass.generated;

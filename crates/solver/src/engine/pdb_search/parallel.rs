@@ -88,7 +88,7 @@ impl split::Pass for Pass<'_, '_> {
         self.iteration = iteration;
         self.stopped = false;
         self.path[..prefix.len()].copy_from_slice(prefix);
-        self.dfs_lanes(node, prefix.len() as u32, state, h)
+        crate::engine::lanes::search(self, node, prefix.len() as u32, state, h)
     }
     fn path(&self) -> &[u8] {
         &self.path[..self.depth as usize]
