@@ -506,6 +506,16 @@ impl Regions {
         u64::from_le_bytes(b)
     }
 
+    /// Asks for the cache lines that [`Regions::index`] reads for set `set` with the blank on
+    /// `blank` (a hint; never faults).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, set: u32, blank: u32) {
+        let at = set as usize * self.stride;
+        let entries = crate::engine::common::Entries { bytes: self.bytes(), nibble: false };
+        entries.prefetch(at as u64 * 8);
+        entries.prefetch((at + 1 + (blank as usize >> 4)) as u64 * 8);
+    }
+
     /// The entry of the tiles in order `order` (of `orders`) on cell set `set` (its
     /// colexicographic rank) with the blank on cell `blank` (a free cell of the set).
     #[inline(always)]
