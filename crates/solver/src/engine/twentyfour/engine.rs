@@ -449,11 +449,22 @@ struct Kid<const S: usize> {
     /// entry's index.
     slots: [Slot; S],
     index: [u64; S],
+    /// Once read and kept: the child's sum on each side.
+    sums: [u16; S],
 }
 
 impl<const S: usize> Kid<S> {
     fn new() -> Kid<S> {
-        Kid { m: 0, to: 0, tile: 0, state: 0, md: 0, slots: [Slot::default(); S], index: [0; S] }
+        Kid {
+            m: 0,
+            to: 0,
+            tile: 0,
+            state: 0,
+            md: 0,
+            slots: [Slot::default(); S],
+            index: [0; S],
+            sums: [0; S],
+        }
     }
 }
 
@@ -482,6 +493,9 @@ pub(crate) struct Pass<'e, 'a, const L: usize, const S: usize> {
     /// found a solution (parallel mode): a pass of that iteration or a later one stops.
     pub(crate) iteration: u32,
     pub(crate) best: Option<&'e std::sync::atomic::AtomicU32>,
+    /// The children being made at each depth, kept from node to node: with many sides they
+    /// are over a kilobyte a node, which a fresh array would have to clear at every node.
+    scratch: Vec<[Kid<S>; 4]>,
 }
 
 impl<'e, 'a, const L: usize, const S: usize> Pass<'e, 'a, L, S> {
@@ -511,6 +525,7 @@ impl<'e, 'a, const L: usize, const S: usize> Pass<'e, 'a, L, S> {
             watch,
             iteration: 0,
             best: None,
+            scratch: vec![[Kid::new(); 4]; 256],
         }
     }
 
@@ -581,7 +596,8 @@ impl<'e, 'a, const L: usize, const S: usize> Pass<'e, 'a, L, S> {
         let moves = &e.moves[blank][..usize::from(e.moves_len[blank])];
         // Every child's table positions first, with their cache lines asked for, then the
         // reads: the children's misses overlap instead of queueing.
-        let mut kids = [Kid::<S>::new(); 4];
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let kids = &mut scratch[g as usize];
         let mut n = 0;
         for &(m, to) in moves {
             let next = e.prune(state, m);
@@ -671,8 +687,10 @@ impl<'e, 'a, const L: usize, const S: usize> Pass<'e, 'a, L, S> {
                 }
             }
         }
-        for (k, kid) in kids[..n].iter_mut().enumerate() {
+        let mut kept = 0;
+        for k in 0..n {
             self.generated += 1;
+            let kid = &mut kids[k];
             let tile = usize::from(kid.tile);
             let touch = &e.touch[tile];
             if dead & (1 << k) != 0 {
@@ -716,19 +734,31 @@ impl<'e, 'a, const L: usize, const S: usize> Pass<'e, 'a, L, S> {
             if cut {
                 continue;
             }
-            let mut child = *node;
-            for (j, &li) in touch[..usize::from(e.touch_len[tile])].iter().enumerate() {
-                child.slots[usize::from(li)] = kid.slots[j];
+            kid.sums = sums;
+            if kept != k {
+                kids[kept] = kids[k];
             }
-            child.sums = sums;
-            child.best = e.best(&sums);
-            let to_c = usize::from(kid.to);
-            child.board[blank] = kid.tile;
-            child.board[to_c] = 0;
-            child.blank = kid.to;
-            child.md = kid.md;
-            self.path[g as usize] = kid.m;
-            if self.dfs(&child, g + 1, kid.state) {
+            kept += 1;
+        }
+        self.scratch = scratch;
+        for k in 0..kept {
+            let (child, m, state) = {
+                let kid = &self.scratch[g as usize][k];
+                let tile = usize::from(kid.tile);
+                let mut child = *node;
+                for (j, &li) in e.touch[tile][..usize::from(e.touch_len[tile])].iter().enumerate() {
+                    child.slots[usize::from(li)] = kid.slots[j];
+                }
+                child.sums = kid.sums;
+                child.best = e.best(&kid.sums);
+                child.board[blank] = kid.tile;
+                child.board[usize::from(kid.to)] = 0;
+                child.blank = kid.to;
+                child.md = kid.md;
+                (child, kid.m, kid.state)
+            };
+            self.path[g as usize] = m;
+            if self.dfs(&child, g + 1, state) {
                 return true;
             }
             if self.stopped {
