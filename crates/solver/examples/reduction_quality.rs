@@ -33,7 +33,13 @@ fn mean(v: &[f64]) -> f64 {
 /// "median / mean ratio, median / largest ms" of one column.
 fn column(ratios: Vec<f64>, ms: Vec<f64>) -> String {
     let max = ms.iter().copied().fold(0.0, f64::max);
-    format!("{:.3} / {:.3} {:>7.1} / {:<7.1}", median(ratios.clone()), mean(&ratios), median(ms), max)
+    format!(
+        "{:.3} / {:.3} {:>7.1} / {:<7.1}",
+        median(ratios.clone()),
+        mean(&ratios),
+        median(ms),
+        max
+    )
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
