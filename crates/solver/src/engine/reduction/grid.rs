@@ -818,12 +818,16 @@ impl Grid {
         let mut path = std::mem::take(&mut s.path_a);
         self.approach(s, self.tile_cell(tile), &mut path);
         let mut planned = self.plan_route(s, self.tile_cell(tile), dest);
+        let mut far = false;
         let result = loop {
             let p = self.tile_cell(tile);
             if p == dest || stop(p) {
                 break Ok(());
             }
-            if planned && s.replan(p, self.w) {
+            // Half-way through the plan's horizon, or after a walk from afar (not within the
+            // box round the tile: the first step's, as a rule), which may have changed the
+            // board anywhere on the route, plan again.
+            if planned && (far || s.replan(p, self.w)) {
                 planned = self.plan_route(s, p, dest);
             }
             let here = self.d(p, dest);
@@ -841,6 +845,7 @@ impl Grid {
             } else {
                 self.box_path(p, blank, &steps[..k], &mut path, rng.as_deref_mut(), None).is_some()
             };
+            far = !found;
             if !found {
                 found = self
                     .blank_path(s, blank, &steps[..k], &[p], &mut path, rng.as_deref_mut())

@@ -18,7 +18,8 @@
 //!    blank, while it carries one tile, brings those it will need next closer rather than
 //!    farther (3 % fewer moves). Each carried tile's **route is planned**: a dynamic
 //!    programme over the box between the tile and its cell (up to 24 steps ahead along each
-//!    axis, then again half-way; 12 on boards wider than 128) gives, for every cell and
+//!    axis, then again half-way, and again after the blank's first walk, which comes from
+//!    afar; 12 on boards wider than 128) gives, for every cell and
 //!    side of the blank behind the tile, the least weighted cost of the blank's walks round
 //!    it (through the ring of 8 cells, on the board as it is) for the rest of a shortest
 //!    route; each step then goes to whichever of the (at most two) closer cells costs least
@@ -43,9 +44,9 @@
 //!
 //! Solutions of [`solve`] are about 2.47 times the Manhattan lower bound
 //! ([`manhattan_lower_bound`]) on random 32x32 boards (2.57 before the route plans), 2.63 on
-//! 100x100 (2.78) and 2.71 on 256x256 (2.86); the anytime mode brings 32x32 to about 2.36 in
+//! 100x100 (2.78) and 2.70 on 256x256 (2.86); the anytime mode brings 32x32 to about 2.36 in
 //! one second (2.44 before), and `auto`, which runs its first two beam searches on boards up
-//! to 50x50 without the heavy clean-up, to about 2.37 in 0.46 s (2.45 in 0.39 s). The
+//! to 50x50 without the heavy clean-up, to about 2.36 in 0.49 s (2.45 in 0.39 s). The
 //! crate's `reduction_quality` example measures it
 //! (`cargo run --release -p npuzzle-solver --example reduction_quality -- 1 --auto --sizes 32`:
 //! median and mean of 20 seeded boards, plain, anytime 1 s and `auto`).
@@ -77,12 +78,21 @@
 //!   plan's cost to go weighed 0.5 to 2 times against the walk's: 2.479 to 2.485; the
 //!   estimate of a tile's cost at 3 or 5 moves a cell instead of 4: 2.476, 2.486; hot
 //!   tiles in 1 or 3 lines: 2.499, 2.480; the beam's `LOOKAHEAD` at 2.3 or 2.45 instead
-//!   of 2.6 (`auto`): 2.370, 2.374 against 2.369.
+//!   of 2.6 (`auto`): 2.370, 2.374 against 2.369. A tile's cost estimated as its
+//!   carrying costs (`dx + dy + 4 max(dx, dy)` moves rather than `4 (dx + dy)`): plain
+//!   2.468 (40 boards: 2.477 against 2.487; 64x64 2.571 against 2.577) but `auto` 2.372;
+//!   the last pair's first window 3 deep rather than 2: 2.466 for 10 % more time, 4 deep
+//!   2.474.
 //! - The plans with the blank coming from afar (out of the 7x7 box, about once a tile):
 //!   searching its walk to each of the two steps on its own and adding the plan's costs
 //!   gave 2.464 (plain), but 10 % more time, and `auto` 2.367 against 2.369 for 16 % more;
 //!   going on round the corner to the other step when the plan prefers it, 2.470. Neither
-//!   kept.
+//!   kept; planning again after that walk is (2.473 -> 2.469, mean 2.483 -> 2.466; `auto`
+//!   2.369 -> 2.363).
+//! - Planning again after every step of the tile: 2.459 (plain) for 60 % more time; only
+//!   within 5 steps ahead of the tile, where the blank's last walk changed the board:
+//!   2.462, but `auto` 2.358 for 0.64 s against 2.363 for 0.49 s, and 100x100 2.630 for
+//!   50 % more time against 2.625.
 //! - Handing the last region to the near-optimal engine ([`crate::engine::near`]): it has
 //!   no answer for a 10x10 board within a second (its full solve took 44 s, for 1,138
 //!   moves against the reduction's 1,666), and the 6x6 it answers in 0.3 s (289 moves
