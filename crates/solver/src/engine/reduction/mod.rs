@@ -1,7 +1,7 @@
 //! A fast, non-optimal solver for boards of any size and any goal: reduction.
 //!
 //! Optimal search stops being practical beyond 4x4; this solves 32x32 in a few hundredths of
-//! a second, 100x100 in under one and 256x256 in about 7 CPU-seconds. The method is the one
+//! a second, 100x100 in under one and 256x256 in about 6.5 CPU-seconds. The method is the one
 //! people use by hand, with twists that matter for the length:
 //!
 //! 1. **Peel lines.** Place a whole outer row or column of the unsolved region, lock it, and
@@ -266,9 +266,9 @@ fn replays(board: &Board, goal: &Board, moves: &[Move]) -> bool {
 
 /// A solution from `board` to `goal` (any goal: blank-last, blank-first, snail or any
 /// explicit board of the same size), found by reduction and cleaned up. Not optimal, but
-/// fast: about 26 ms for a random 32x32, 0.45 s for 100x100 and 7 s for 256x256 (median
-/// of 20, 5 and 2 seeded boards with the `reduction_quality` example, on a shared and busy
-/// 2-core machine).
+/// fast: about 27 ms for a random 32x32, 0.45 s for 100x100 and 6.5 s for 256x256
+/// (median of 20, 5 and 1 seeded boards with the `reduction_quality` example and
+/// `npuzzle solve`, on a shared and busy 2-core machine).
 /// Deterministic.
 ///
 /// # Errors
