@@ -52,7 +52,7 @@ pub const AUTO_DB_CELLS: usize = 16;
 /// Boards of more than 100 cells (the near-optimal engine's) and up to this many (50x50) get
 /// [`AUTO_REDUCTION_BEAMS`] beam searches of the reduction solver's anytime mode from `auto`
 /// after its first answer, even without `improve`: on 32x32 the first answer comes in
-/// about 25 ms and the beams take 4 % off it in about 0.6 s. A number of beams rather than
+/// about 27 ms and the beams take 4 % off it in about 0.5 s. A number of beams rather than
 /// a time, so that the answer is the same on every machine and under every timeout (which
 /// only cuts them short). Beyond 50x50 they would take more than a second.
 pub const AUTO_REDUCTION_IMPROVE_CELLS: usize = 2500;

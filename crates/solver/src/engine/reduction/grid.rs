@@ -40,6 +40,9 @@ pub(super) struct Grid {
     pub(super) costs: (u32, u32),
     /// The step costs, as `costs`, when the tile shifted is hot.
     pub(super) hot_costs: (u32, u32),
+    /// Plan each carried tile's whole route ([`Grid::plan_route`]) rather than choosing
+    /// each step by its own cost alone.
+    pub(super) plan_routes: bool,
 }
 
 /// The bit of a [`Grid`]'s `cell_home` column that marks a hot tile (sides are at most 256).
@@ -81,6 +84,69 @@ pub(super) struct Scratch {
     full: u64,
     path_a: Vec<usize>,
     local: Vec<u32>,
+    /// The route plan of the tile being carried (see [`Grid::plan_route`]): per cell of the
+    /// box between the tile and its destination, the cost to go with the blank behind the
+    /// tile horizontally and vertically.
+    route: Vec<[u32; 2]>,
+    route_box: RouteBox,
+    /// The route plan's table of step costs round the box.
+    route_moves: Vec<[u8; 4]>,
+}
+
+/// The box of a route plan: the destination, the direction of travel and the extent.
+#[derive(Clone, Copy, Default)]
+struct RouteBox {
+    qx: usize,
+    qy: usize,
+    /// The planned steps still to go along each axis: `u0..=du` and `v0..=dv`.
+    u0: usize,
+    v0: usize,
+    du: usize,
+    dv: usize,
+    /// The horizon it was planned with.
+    horizon: usize,
+}
+
+/// A route plan's "no way": large, but far from overflowing when added to a walk's cost.
+const NO_WAY: u32 = u32::MAX / 4;
+
+/// How many steps ahead along each axis a route is planned (see [`Grid::plan_route`]):
+/// the whole route of a tile that travels at most this far along each axis; a new plan is
+/// made half-way. On 32x32 (20 boards, median ratio to Manhattan), whole routes gave 2.472,
+/// 16 steps 2.478 (replanned at a quarter left: 2.488), 8 steps 2.482.
+/// On boards of more than [`ROUTE_WIDE`] cells a side, [`ROUTE_HORIZON_WIDE`]: tiles
+/// travel farther there, and the plans' cost grows with the horizon (one 256x256 board on
+/// a loaded machine: 7.7 s at 24, 6.8 s at 12, 5.2 to 5.8 s without plans).
+const ROUTE_HORIZON: usize = 24;
+const ROUTE_HORIZON_WIDE: usize = 12;
+const ROUTE_WIDE: usize = 128;
+
+/// The cost to go counted per step beyond the horizon.
+const ROUTE_BEYOND: u32 = 16;
+
+/// The 8 cells round a cell, clockwise from the one above.
+const RING8: [(isize, isize); 8] =
+    [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+
+impl Scratch {
+    /// The planned cost to go once the tile is at `c`, having come from `from`.
+    fn route_value(&self, c: usize, from: usize, w: usize) -> u32 {
+        let b = self.route_box;
+        let (x, y) = (c % w, c / w);
+        let (u, v) = (x.abs_diff(b.qx), y.abs_diff(b.qy));
+        if u > b.du || v > b.dv || u < b.u0 || v < b.v0 {
+            return NO_WAY;
+        }
+        let horizontal = from / w == y;
+        self.route[(v - b.v0) * (b.du - b.u0 + 1) + u - b.u0][usize::from(!horizontal)]
+    }
+
+    /// Whether the tile at `p` is past the middle of the planned part of its route.
+    fn replan(&self, p: usize, w: usize) -> bool {
+        let b = self.route_box;
+        let (u, v) = ((p % w).abs_diff(b.qx), (p / w).abs_diff(b.qy));
+        (b.u0 > 0 && u < b.u0 + b.horizon / 2) || (b.v0 > 0 && v < b.v0 + b.horizon / 2)
+    }
 }
 
 impl Scratch {
@@ -92,6 +158,9 @@ impl Scratch {
             full: 0,
             path_a: Vec::new(),
             local: vec![u32::MAX; cells],
+            route: Vec::new(),
+            route_box: RouteBox::default(),
+            route_moves: Vec::new(),
         }
     }
 
@@ -150,7 +219,133 @@ impl Grid {
             cell_home,
             costs,
             hot_costs: costs,
+            plan_routes: false,
         }
+    }
+
+    /// Plans the route of the tile at `p` towards `dest` over the board as it is: for every
+    /// cell of the box between them (up to [`ROUTE_HORIZON`] steps ahead along each axis)
+    /// and each side the blank may be on behind the tile there, the least weighted cost of
+    /// the blank's walks round the tile (through the ring of 8 cells) for the rest of a
+    /// shortest route, the cells beyond the horizon counted at [`ROUTE_BEYOND`] per step
+    /// of the longer axis. [`Grid::move_tile`] then chooses each step by its walk's own
+    /// cost plus this cost to go, rather than by the walk alone: a route whose turns make
+    /// the blank shift the tiles round it towards their cells. Returns whether a plan was
+    /// made (not for straight routes, which have no choice).
+    fn plan_route(&self, s: &mut Scratch, p: usize, dest: usize) -> bool {
+        let (px, py) = (usize::from(self.xs[p]), usize::from(self.ys[p]));
+        let (qx, qy) = (usize::from(self.xs[dest]), usize::from(self.ys[dest]));
+        let (du, dv) = (px.abs_diff(qx), py.abs_diff(qy));
+        if !self.plan_routes || du == 0 || dv == 0 {
+            return false;
+        }
+        let (right, down) = (qx > px, qy > py);
+        let horizon =
+            if self.w.max(self.h) > ROUTE_WIDE { ROUTE_HORIZON_WIDE } else { ROUTE_HORIZON };
+        let (u0, v0) = (du.saturating_sub(horizon), dv.saturating_sub(horizon));
+        s.route_box = RouteBox { qx, qy, u0, v0, du, dv, horizon };
+        let bw = du - u0 + 1;
+        s.route.clear();
+        s.route.resize(bw * (dv - v0 + 1), [NO_WAY; 2]);
+        // Ring directions: where the blank is behind the tile after a horizontal (vertical)
+        // step, and where it must be for the next horizontal (vertical) step.
+        let (back_x, ahead_x) = if right { (6, 2) } else { (2, 6) };
+        let (back_y, ahead_y) = if down { (0, 4) } else { (4, 0) };
+        let cell = |u: usize, v: usize| {
+            let x = if right { qx - u } else { qx + u };
+            let y = if down { qy - v } else { qy + v };
+            y * self.w + x
+        };
+        let beyond = |u: usize, v: usize| ROUTE_BEYOND * u.max(v) as u32;
+        // What each tile of the box and round it costs to shift one cell left, right, up
+        // or down (as [`Grid::step_cost`]), or `u8::MAX` where the blank may not go.
+        let bh = dv - v0 + 1;
+        let (tw, th) = (bw + 2, bh + 2);
+        let xmin = if right { qx - du } else { qx + u0 };
+        let ymin = if down { qy - dv } else { qy + v0 };
+        s.route_moves.clear();
+        s.route_moves.resize(tw * th, [u8::MAX; 4]);
+        for j in 0..th {
+            let Some(y) = (ymin + j).checked_sub(1).filter(|&y| y < self.h) else { continue };
+            for i in 0..tw {
+                let Some(x) = (xmin + i).checked_sub(1).filter(|&x| x < self.w) else { continue };
+                let n = y * self.w + x;
+                if self.locked[n] {
+                    continue;
+                }
+                let (hx, hy) = self.cell_home[n];
+                let costs = if hx & HOT != 0 { self.hot_costs } else { self.costs };
+                let (hx, hy) = (usize::from(hx & !HOT), usize::from(hy));
+                let cost = |closer: bool| (if closer { costs.0 } else { costs.1 }) as u8;
+                s.route_moves[j * tw + i] =
+                    [cost(hx < x), cost(hx > x), cost(hy < y), cost(hy > y)];
+            }
+        }
+        // The tile shifted by the blank's step from ring cell i to i + 1 moves (left,
+        // right, up, down: 0..4) this way, and by its step back that way.
+        const FORTH: [usize; 8] = [0, 2, 2, 1, 1, 3, 3, 0];
+        const BACK: [usize; 8] = [1, 3, 3, 0, 0, 2, 2, 1];
+        let offsets = RING8.map(|(dx, dy)| dy * tw as isize + dx);
+        for v in v0..=dv {
+            for u in u0..=du {
+                let at = (v - v0) * bw + u - u0;
+                if u == 0 && v == 0 {
+                    s.route[at] = [0, 0];
+                    continue;
+                }
+                let c = cell(u, v);
+                if self.locked[c] && c != p {
+                    continue;
+                }
+                // The cost to go after a step along x (the blank then behind in x), or y.
+                let after_x = match u {
+                    0 => NO_WAY,
+                    _ if u == u0 => beyond(u - 1, v),
+                    _ => s.route[at - 1][0],
+                };
+                let after_y = match v {
+                    0 => NO_WAY,
+                    _ if v == v0 => beyond(u, v - 1),
+                    _ => s.route[at - bw][1],
+                };
+                // The blank's steps round c, both ways (through the ring of 8 cells).
+                let (i, j) =
+                    (usize::from(self.xs[c]) + 1 - xmin, usize::from(self.ys[c]) + 1 - ymin);
+                let lc = j * tw + i;
+                let ring = offsets.map(|o| s.route_moves[lc.wrapping_add_signed(o)]);
+                let mut forth = [NO_WAY; 8];
+                let mut back = [NO_WAY; 8];
+                for k in 0..8 {
+                    let (a, b) = (ring[k], ring[(k + 1) % 8]);
+                    if a[0] != u8::MAX && b[0] != u8::MAX {
+                        forth[k] = u32::from(b[FORTH[k]]);
+                        back[k] = u32::from(a[BACK[k]]);
+                    }
+                }
+                let round = |from: usize, to: usize| {
+                    if ring[from][0] == u8::MAX {
+                        return NO_WAY;
+                    }
+                    let (mut one, mut other, mut k) = (0u32, 0u32, from);
+                    while k != to {
+                        one = one.saturating_add(forth[k]);
+                        k = (k + 1) % 8;
+                    }
+                    while k != from {
+                        other = other.saturating_add(back[k]);
+                        k = (k + 1) % 8;
+                    }
+                    one.min(other)
+                };
+                for (state, from) in [(0, back_x), (1, back_y)] {
+                    let best = round(from, ahead_x)
+                        .saturating_add(after_x)
+                        .min(round(from, ahead_y).saturating_add(after_y));
+                    s.route[at][state] = best.min(NO_WAY);
+                }
+            }
+        }
+        true
     }
 
     /// The taxicab distance from `at` to the goal cell of the tile now on `cell`.
@@ -403,6 +598,7 @@ impl Grid {
         targets: &[usize],
         out: &mut Vec<usize>,
         mut rng: Option<&mut SplitMix>,
+        bias: Option<&[u32]>,
     ) -> Option<u32> {
         const R: usize = BOX_RADIUS;
         const SIDE: usize = 2 * R + 1;
@@ -447,6 +643,7 @@ impl Grid {
         let mut done = 1u64 << local(p);
         let mut found: Option<(usize, u32)> = None;
         let mut ties = 0usize;
+        let mut reached = 0u64;
         while full != 0 {
             let b = slot(at_f);
             if open[b] == 0 {
@@ -464,17 +661,46 @@ impl Grid {
                 continue; // stale: expanded, or queued again at a lower f
             }
             let gc = g[best];
-            if found.is_some_and(|(_, cost)| f[best] > cost) {
+            if bias.is_none() && found.is_some_and(|(_, cost)| f[best] > cost) {
                 break;
+            }
+            // With a bias: done when no target left can beat the best one reached (a target
+            // is reached at a cost of at least the f being expanded).
+            if let Some(bias) = bias
+                && reached != 0
+            {
+                let mut settled = u32::MAX;
+                let mut hope = u32::MAX;
+                for (k, &t) in targets.iter().enumerate().take(4) {
+                    let l = local(t);
+                    let extra = bias.get(k).copied().unwrap_or(0);
+                    if reached & (1 << l) != 0 {
+                        settled = settled.min(g[l].saturating_add(extra));
+                    } else {
+                        hope = hope.min(f[best].saturating_add(extra));
+                    }
+                }
+                if hope > settled {
+                    break;
+                }
             }
             done |= 1 << best;
             if wanted & (1 << best) != 0 {
-                ties += 1;
-                let take = found.is_none() || rng.as_mut().is_some_and(|r| r.below(ties) == 0);
-                if take {
-                    found = Some((best, gc));
+                if bias.is_some() {
+                    // Every target's own cost is wanted: go on until all are reached,
+                    // through the targets reached first if need be.
+                    reached |= 1 << best;
+                    if reached == wanted {
+                        break;
+                    }
+                } else {
+                    ties += 1;
+                    let take = found.is_none() || rng.as_mut().is_some_and(|r| r.below(ties) == 0);
+                    if take {
+                        found = Some((best, gc));
+                    }
+                    continue;
                 }
-                continue;
             }
             if found.is_some() {
                 continue;
@@ -519,6 +745,32 @@ impl Grid {
                     full |= 1 << slot(f[l]);
                 }
             }
+        }
+        if let Some(bias) = bias {
+            // The target of least cost plus its bias (ties at random with `rng`).
+            let mut ties = 0usize;
+            for (k, &t) in targets.iter().enumerate().take(4) {
+                let l = local(t);
+                if reached & (1 << l) == 0 {
+                    continue;
+                }
+                let total = g[l].saturating_add(bias.get(k).copied().unwrap_or(0));
+                match found {
+                    Some((_, best)) if total > best => {}
+                    Some((_, best)) if total == best => {
+                        ties += 1;
+                        if rng.as_mut().is_some_and(|r| r.below(ties) == 0) {
+                            found = Some((l, total));
+                        }
+                    }
+                    _ => {
+                        ties = 1;
+                        found = Some((l, total));
+                    }
+                }
+            }
+            let (l, _) = found?;
+            found = Some((l, g[l]));
         }
         let (target, cost) = found?;
         out.clear();
@@ -565,10 +817,18 @@ impl Grid {
     ) -> Result<(), Stuck> {
         let mut path = std::mem::take(&mut s.path_a);
         self.approach(s, self.tile_cell(tile), &mut path);
+        let mut planned = self.plan_route(s, self.tile_cell(tile), dest);
+        let mut far = false;
         let result = loop {
             let p = self.tile_cell(tile);
             if p == dest || stop(p) {
                 break Ok(());
+            }
+            // Half-way through the plan's horizon, or after a walk from afar (not within the
+            // box round the tile: the first step's, as a rule), which may have changed the
+            // board anywhere on the route, plan again.
+            if planned && (far || s.replan(p, self.w)) {
+                planned = self.plan_route(s, p, dest);
             }
             let here = self.d(p, dest);
             let mut steps = [0usize; 4];
@@ -580,8 +840,12 @@ impl Grid {
                 }
             }
             let blank = self.blank();
-            let mut found =
-                self.box_path(p, blank, &steps[..k], &mut path, rng.as_deref_mut()).is_some();
+            let mut found = if planned && k == 2 {
+                self.planned_step(s, p, blank, &steps[..k], &mut path, rng.as_deref_mut())
+            } else {
+                self.box_path(p, blank, &steps[..k], &mut path, rng.as_deref_mut(), None).is_some()
+            };
+            far = !found;
             if !found {
                 found = self
                     .blank_path(s, blank, &steps[..k], &[p], &mut path, rng.as_deref_mut())
@@ -597,6 +861,25 @@ impl Grid {
         };
         s.path_a = path;
         result
+    }
+
+    /// The blank's walk (into `path`) for the next step of the tile at `p`, to whichever
+    /// of `steps` costs least with the plan's cost to go from there (see
+    /// [`Grid::plan_route`]); ties at random with `rng`. Whether a walk was found.
+    fn planned_step(
+        &self,
+        s: &Scratch,
+        p: usize,
+        blank: usize,
+        steps: &[usize],
+        path: &mut Vec<usize>,
+        rng: Option<&mut SplitMix>,
+    ) -> bool {
+        let mut bias = [0u32; 4];
+        for (b, &c) in bias.iter_mut().zip(steps) {
+            *b = s.route_value(c, p, self.w);
+        }
+        self.box_path(p, blank, steps, path, rng, Some(&bias[..steps.len().min(4)])).is_some()
     }
 
     /// Brings the blank from afar to within [`NEAR`] cells of `cell` by a shortest path,
@@ -776,5 +1059,96 @@ impl Grid {
             }
         }
         Err(Stuck)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle_core::{Goal, Scrambler, Size};
+
+    fn grid(seed: u64, side: usize) -> Grid {
+        let goal = Goal::BlankLast.board(Size::square(side).unwrap()).unwrap();
+        let board = Scrambler::new(seed).solvable(&goal);
+        let home: Arc<[u32]> = goal.positions().iter().map(|&p| p as u32).collect();
+        let mut g = Grid::new(side, side, board.tiles(), home, (1, 10));
+        g.hot_costs = (1, 20);
+        g.heat(&(1..=side as u16).collect::<Vec<_>>());
+        g
+    }
+
+    /// With a bias per target, the walk found goes to the target of least walk cost plus
+    /// bias, and that total is the least of the single-target searches' (the search's early
+    /// stop loses nothing).
+    #[test]
+    fn biased_walk_is_the_best_of_the_single_ones() {
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            let g = grid(seed, 9);
+            let mut rng = SplitMix::new(seed);
+            for _ in 0..50 {
+                let p = rng.below(81);
+                let blank = g.blank();
+                if p == blank || g.d(p, blank) > 3 {
+                    continue;
+                }
+                let steps: Vec<usize> =
+                    g.neighbours(p).into_iter().filter(|&n| n != usize::MAX).collect();
+                let bias: Vec<u32> = steps.iter().map(|_| rng.below(30) as u32).collect();
+                let mut singles = Vec::new();
+                let mut path = Vec::new();
+                for (k, &t) in steps.iter().enumerate() {
+                    if let Some(c) = g.box_path(p, blank, &[t], &mut path, None, None) {
+                        singles.push(c + bias[k]);
+                    }
+                }
+                let found = g.box_path(p, blank, &steps, &mut path, None, Some(&bias));
+                match (found, singles.iter().min()) {
+                    (Some(cost), Some(&best)) => {
+                        let end = *path.last().unwrap_or(&blank);
+                        let k = steps.iter().position(|&t| t == end).unwrap();
+                        assert_eq!(cost + bias[k], best, "seed {seed}");
+                        checked += 1;
+                    }
+                    (None, None) => {}
+                    other => panic!("{other:?} seed {seed}"),
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    /// Carrying tiles with and without route plans: each tile arrives, nothing locked moves,
+    /// the moves replay to the grid's board, and the same call gives the same moves.
+    #[test]
+    fn planned_routes_carry_tiles_home() {
+        for seed in 0..20u64 {
+            for plan in [false, true] {
+                let mut runs = Vec::new();
+                for _ in 0..2 {
+                    let mut g = grid(seed, 12);
+                    g.plan_routes = plan;
+                    let start = g.cells.clone();
+                    let mut s = Scratch::new(g.cells.len());
+                    let mut rng = SplitMix::new(seed);
+                    // The top row, left to right but for its last two cells.
+                    for x in 0..10 {
+                        let tile = x as u16 + 1;
+                        g.move_tile(&mut s, tile, x, &|_| false, Some(&mut rng)).unwrap();
+                        assert_eq!(g.tile_cell(tile), x);
+                        g.locked[x] = true;
+                    }
+                    for x in 0..10 {
+                        assert_eq!(usize::from(g.cells[x]), x + 1);
+                    }
+                    let mut replay =
+                        npuzzle_core::Board::new(Size::square(12).unwrap(), start.clone()).unwrap();
+                    replay.apply_all(&npuzzle_core::Moves(g.moves.clone())).unwrap();
+                    assert_eq!(replay.tiles(), &g.cells[..]);
+                    runs.push(g.moves);
+                }
+                assert_eq!(runs[0], runs[1]);
+            }
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! A fast, non-optimal solver for boards of any size and any goal: reduction.
 //!
 //! Optimal search stops being practical beyond 4x4; this solves 32x32 in a few hundredths of
-//! a second, 100x100 in under one and 256x256 in about 6 CPU-seconds. The method is the one people use by hand, with two
-//! twists that matter for the length:
+//! a second, 100x100 in under one and 256x256 in about 6.5 CPU-seconds. The method is the one
+//! people use by hand, with twists that matter for the length:
 //!
 //! 1. **Peel lines.** Place a whole outer row or column of the unsolved region, lock it, and
 //!    shrink the region; never the line holding the goal blank's cell, so that the region
@@ -16,7 +16,17 @@
 //!    tidies up on its way (a quarter fewer moves overall); pushing away a *hot* tile, one
 //!    of the line being placed or of the next line, costs twice as much again, so that the
 //!    blank, while it carries one tile, brings those it will need next closer rather than
-//!    farther (3 % fewer moves). The last two tiles of a line go
+//!    farther (3 % fewer moves). Each carried tile's **route is planned**: a dynamic
+//!    programme over the box between the tile and its cell (up to 24 steps ahead along each
+//!    axis, then again half-way, and again after the blank's first walk, which comes from
+//!    afar; 12 on boards wider than 128) gives, for every cell and
+//!    side of the blank behind the tile, the least weighted cost of the blank's walks round
+//!    it (through the ring of 8 cells, on the board as it is) for the rest of a shortest
+//!    route; each step then goes to whichever of the (at most two) closer cells costs least
+//!    with its walk *plus* that cost to go. Where the greedy step took the cheapest walk
+//!    now, the plan places the route's turns and straight stretches where the tiles the
+//!    blank shifts on its way want to go: 4 % fewer moves on 32x32, 5 % on 100x100 and
+//!    256x256 (for 10 % more time on 32x32, 40 % on 100x100 and 25 % on 256x256). The last two tiles of a line go
 //!    in together (the classic trick, found by an exact search over both tiles and the
 //!    blank in a small window, so the "second tile trapped in the corner" case needs no
 //!    special code).
@@ -32,18 +42,19 @@
 //! it, how to weigh the blank's walks), with heavier clean-up of the promising ones, until
 //! its [`Budget`] runs out, and returns the shortest solution found.
 //!
-//! Solutions of [`solve`] are about 2.57 times the Manhattan lower bound
-//! ([`manhattan_lower_bound`]) on random 32x32 boards, 2.77 on 100x100 and 2.86 on
-//! 256x256; the anytime mode brings 32x32 to about 2.44 in one second (`auto` runs its first
-//! two beam searches on boards up to 50x50, without the heavy clean-up: about 2.45 in
-//! 0.8 s). The crate's `reduction_quality` example measures it
-//! (`cargo run --release -p npuzzle-solver --example reduction_quality -- 1 --sizes 32`:
-//! median and mean of 20 seeded boards).
+//! Solutions of [`solve`] are about 2.47 times the Manhattan lower bound
+//! ([`manhattan_lower_bound`]) on random 32x32 boards (2.57 before the route plans), 2.63 on
+//! 100x100 (2.78) and 2.70 on 256x256 (2.86); the anytime mode brings 32x32 to about 2.36 in
+//! one second (2.44 before), and `auto`, which runs its first two beam searches on boards up
+//! to 50x50 without the heavy clean-up, to about 2.36 in 0.49 s (2.45 in 0.39 s). The
+//! crate's `reduction_quality` example measures it
+//! (`cargo run --release -p npuzzle-solver --example reduction_quality -- 1 --auto --sizes 32`:
+//! median and mean of 20 seeded boards, plain, anytime 1 s and `auto`).
 //!
 //! # Where the moves go, and what did not pay
 //!
-//! On a random 32x32 board (seed 0, before the clean-up, without hot tiles) the 59,700
-//! moves were: 20 % the blank fetching the next tile (taking 0.39 of Manhattan distance
+//! On a random 32x32 board (seed 0, before the clean-up, without hot tiles or route plans)
+//! the 59,700 moves were: 20 % the blank fetching the next tile (taking 0.39 of Manhattan distance
 //! off per move), 18 % the carried tiles' own moves (one each per cell, 1.0 per move), 47 %
 //! the blank going round the carried tile between two of them (0.13 per move), and 15 % the
 //! last pairs of the lines (0.33 per move). The blank's trips round the tile it carries are
@@ -62,17 +73,39 @@
 //!   estimate: 1 % shorter for twice the time (on 100x100, 0.4 % for three times): not in
 //!   the plain solve; the anytime mode's beam uses it for the plain choices (1 s on 32x32:
 //!   2.457 without, 2.442 with; in every child 2.454).
+//! - With the route plans (plain solve, median of 20, 2.473 with them): other step costs,
+//!   (1, 8) 2.481, (1, 14) 2.480, (2, 15) 2.486, hot (1, 31) 2.475, hot (1, 14) 2.490; the
+//!   plan's cost to go weighed 0.5 to 2 times against the walk's: 2.479 to 2.485; the
+//!   estimate of a tile's cost at 3 or 5 moves a cell instead of 4: 2.476, 2.486; hot
+//!   tiles in 1 or 3 lines: 2.499, 2.480; the beam's `LOOKAHEAD` at 2.3 or 2.45 instead
+//!   of 2.6 (`auto`): 2.370, 2.374 against 2.369. A tile's cost estimated as its
+//!   carrying costs (`dx + dy + 4 max(dx, dy)` moves rather than `4 (dx + dy)`): plain
+//!   2.468 (40 boards: 2.477 against 2.487; 64x64 2.571 against 2.577) but `auto` 2.372;
+//!   the last pair's first window 3 deep rather than 2: 2.466 for 10 % more time, 4 deep
+//!   2.474.
+//! - The plans with the blank coming from afar (out of the 7x7 box, about once a tile):
+//!   searching its walk to each of the two steps on its own and adding the plan's costs
+//!   gave 2.464 (plain), but 10 % more time, and `auto` 2.367 against 2.369 for 16 % more;
+//!   going on round the corner to the other step when the plan prefers it, 2.470. Neither
+//!   kept; planning again after that walk is (2.473 -> 2.469, mean 2.483 -> 2.466; `auto`
+//!   2.369 -> 2.363).
+//! - Planning again after every step of the tile: 2.459 (plain) for 60 % more time; only
+//!   within 5 steps ahead of the tile, where the blank's last walk changed the board:
+//!   2.462, but `auto` 2.358 for 0.64 s against 2.363 for 0.49 s, and 100x100 2.630 for
+//!   50 % more time against 2.625.
 //! - Handing the last region to the near-optimal engine ([`crate::engine::near`]): it has
 //!   no answer for a 10x10 board within a second (its full solve took 44 s, for 1,138
 //!   moves against the reduction's 1,666), and the 6x6 it answers in 0.3 s (289 moves
 //!   against 321) would save some 30 of the 55,000 moves of a 32x32.
 //!
 //! What remains for 1.8 times Manhattan on 32x32 is a way to carry tiles that does not cost
-//! 2.5 blank moves per cell for little tidying: several tiles of a line carried together,
-//! or a search over whole-board states (a beam over a strip of lines ranked by Manhattan,
-//! conflicts and the squared distances of the strip's tiles) that finds such moves itself.
-//! Neither was built: a beam over whole 32x32 states copies 2 KB a node and a layer, for
-//! some 40,000 layers.
+//! 2 to 4 blank moves per cell: the route plans make those moves tidy more (4 % fewer moves),
+//! but a tile still travels at 3 moves a cell on a staircase and 5 on a straight stretch.
+//! Several tiles carried together (a chain of `k` tiles moving along its own axis costs
+//! `2 + 3 / k` moves per tile and cell), or a search over whole-board states (a beam over a
+//! strip of lines ranked by Manhattan, conflicts and the squared distances of the strip's
+//! tiles) that finds such moves itself, were not built: a beam over whole 32x32 states
+//! copies 2 KB a node and a layer, for some 40,000 layers.
 //!
 //! # Example
 //! ```
@@ -233,9 +266,9 @@ fn replays(board: &Board, goal: &Board, moves: &[Move]) -> bool {
 
 /// A solution from `board` to `goal` (any goal: blank-last, blank-first, snail or any
 /// explicit board of the same size), found by reduction and cleaned up. Not optimal, but
-/// fast: about 25 ms for a random 32x32, 0.3 s for 100x100 and 4.5 s for 256x256 (median
-/// of 20, 5 and 2 seeded boards with the `reduction_quality` example, on a shared 2-core
-/// machine).
+/// fast: about 27 ms for a random 32x32, 0.45 s for 100x100 and 6.5 s for 256x256
+/// (median of 20, 5 and 1 seeded boards with the `reduction_quality` example and
+/// `npuzzle solve`, on a shared and busy 2-core machine).
 /// Deterministic.
 ///
 /// # Errors

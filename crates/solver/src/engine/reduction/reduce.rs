@@ -55,6 +55,8 @@ pub(super) struct Strategy {
     /// (see [`Reducer::trial`]), rather than trusting [`Reducer::estimate`]: about 1 %
     /// shorter, twice the time.
     pub(super) trials: bool,
+    /// Plan each carried tile's route (see [`Grid::plan_route`](super::grid::Grid)).
+    pub(super) plan_routes: bool,
 }
 
 impl Strategy {
@@ -68,6 +70,7 @@ impl Strategy {
         hot_costs: HOT_COSTS,
         hot_lines: 2,
         trials: false,
+        plan_routes: true,
     };
 }
 
@@ -132,6 +135,7 @@ impl Reducer {
         let (w, h) = (board.width(), board.height());
         let mut grid = Grid::new(w, h, board.tiles(), Arc::clone(&goal.pos), strategy.costs);
         grid.hot_costs = clamp_costs(strategy.hot_costs);
+        grid.plan_routes = strategy.plan_routes;
         // A board of at most 3x3 is solved by the table at once.
         let big_finish = strategy.big_finish || (w <= 3 && h <= 3);
         Reducer {
@@ -577,6 +581,7 @@ mod tests {
                             hot_costs: [(1, 20), (2, 5), (1, 1)][seed as usize % 3],
                             hot_lines: seed as usize % 4,
                             trials: seed % 5 == 0,
+                            plan_routes: seed % 7 < 4,
                         };
                         let mut rng = SplitMix::new(seed);
                         let res = reduce(&b, &info, strategy, &mut rng, &|| false);
