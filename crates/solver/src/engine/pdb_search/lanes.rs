@@ -65,17 +65,7 @@ mod tests {
     use npuzzle_core::{Board, Goal, Move, Scrambler, Size};
 
     fn watch(limits: &Limits) -> Watch<'_> {
-        Watch {
-            limits,
-            deadline: None,
-            done: Default::default(),
-            nodes: Default::default(),
-            limit_hit: Default::default(),
-            which: Default::default(),
-            generated: Default::default(),
-            reserved: Default::default(),
-            sink: None,
-        }
+        Watch::new(limits, None, None)
     }
 
     /// Replays `moves` from `board`: whether it ends on `goal`.

@@ -668,6 +668,28 @@ pub(crate) struct Watch<'a> {
     pub(crate) sink: Option<Sink<'a>>,
 }
 
+impl<'a> Watch<'a> {
+    /// A watch of `limits`, ending at `deadline`, reporting a parallel search to `sink`;
+    /// nothing counted yet.
+    pub(crate) fn new(
+        limits: &'a Limits,
+        deadline: Option<Instant>,
+        sink: Option<Sink<'a>>,
+    ) -> Watch<'a> {
+        Watch {
+            limits,
+            deadline,
+            done: Default::default(),
+            nodes: Default::default(),
+            limit_hit: Default::default(),
+            which: Default::default(),
+            generated: Default::default(),
+            reserved: Default::default(),
+            sink,
+        }
+    }
+}
+
 /// Expansions between two looks at the clock, the node budget and the cancel flag.
 const CHECK_EVERY: u64 = 1 << 14;
 
@@ -920,17 +942,7 @@ pub(crate) fn solve_ticked(
         // The goal test is "Manhattan distance zero", which needs every tile in a group.
         return Err(SearchError::Mismatch);
     }
-    let watch = Watch {
-        limits,
-        deadline: limits.timeout.map(|t| clock + t),
-        done: Default::default(),
-        nodes: Default::default(),
-        limit_hit: Default::default(),
-        which: Default::default(),
-        generated: Default::default(),
-        reserved: Default::default(),
-        sink,
-    };
+    let watch = Watch::new(limits, limits.timeout.map(|t| clock + t), sink);
     let root = engine.root(board);
     let mut proven = engine.h(&root);
     let found = if threads > 1 {
