@@ -365,7 +365,11 @@ mod search {
                 let threads = 1 + i % 3;
                 let dual = i % 4 < 2;
                 let tables = if i % 5 < 2 { &placement } else { &db };
-                let s = pdb_search::solve_dual(tables, &board, &Limits::default(), threads, dual)
+                // Every iteration split among the threads, or only those after one of
+                // `HAND_OVER` nodes (none, on 3x3).
+                let hand_over = if i % 2 == 0 { 0 } else { pdb_search::HAND_OVER };
+                let limits = Limits::default();
+                let s = pdb_search::solve_split(tables, &board, &limits, threads, dual, hand_over)
                     .unwrap();
                 assert_eq!(s.status, Status::Solved);
                 assert_eq!(s.moves.len(), exact.moves.len(), "{board} on {threads} threads");
@@ -431,8 +435,10 @@ mod search {
                 assert_eq!(reference.status, Status::Solved);
                 let threads = 1 + i % 2;
                 let dual = i % 4 >= 2;
-                let s =
-                    pdb_search::solve_dual(&db, &board, &Limits::default(), threads, dual).unwrap();
+                let hand_over = if i % 3 == 0 { 0 } else { pdb_search::HAND_OVER };
+                let limits = Limits::default();
+                let s = pdb_search::solve_split(&db, &board, &limits, threads, dual, hand_over)
+                    .unwrap();
                 assert_eq!(s.moves.len(), reference.moves.len(), "{board}");
                 assert!(s.stats.generated <= reference.stats.generated, "{board}: more nodes");
                 replays(&board, &goal, &s.moves);
@@ -513,6 +519,15 @@ mod search {
             let s = pdb_search::solve(&db, &inst.board, &Limits::default(), 1).unwrap();
             assert_eq!(Some(s.moves.len() as u32), inst.optimal, "Korf #{n}");
             replays(&inst.board, &goal, &s.moves);
+            // On two threads, handed over after the first iteration of 1,000 nodes or more,
+            // and after `HAND_OVER` (these searches reach both).
+            for hand_over in [1_000, pdb_search::HAND_OVER] {
+                let limits = Limits::default();
+                let two = pdb_search::solve_split(&db, &inst.board, &limits, 2, false, hand_over)
+                    .unwrap();
+                assert_eq!(two.moves.len(), s.moves.len(), "Korf #{n}, {hand_over}");
+                replays(&inst.board, &goal, &two.moves);
+            }
         }
     }
 
@@ -537,12 +552,15 @@ mod search {
         }
         // Threads reserve their share of the limit before they spend it: together they
         // never pass it (they overshot by up to one check interval each), frontier included.
+        // So do they when one thread searched the first iterations alone.
         for max in [1, 100, 5_000, 50_000, 200_000] {
-            let limits = Limits { max_nodes: Some(max), ..Limits::default() };
-            let s = pdb_search::solve(&db, &board, &limits, 2).unwrap();
-            assert_eq!(s.status, Status::Limit);
-            assert!(s.stats.expanded <= max, "{} of {max}", s.stats.expanded);
-            assert!(s.stats.expanded + 2 * 256 >= max, "{} of {max}", s.stats.expanded);
+            for hand_over in [0, 1_000, pdb_search::HAND_OVER] {
+                let limits = Limits { max_nodes: Some(max), ..Limits::default() };
+                let s = pdb_search::solve_split(&db, &board, &limits, 2, false, hand_over).unwrap();
+                assert_eq!(s.status, Status::Limit);
+                assert!(s.stats.expanded <= max, "{} of {max}", s.stats.expanded);
+                assert!(s.stats.expanded + 2 * 256 >= max, "{} of {max}", s.stats.expanded);
+            }
         }
     }
 

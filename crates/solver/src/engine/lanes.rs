@@ -106,7 +106,9 @@ struct Frame<N, K> {
 
 /// One interleaved search: its stack of expanded nodes and the moves that led to the top.
 struct Lane<N, K> {
-    frames: Box<[Frame<N, K>]>,
+    /// Grown as the lane goes deeper (room for [`DEPTH`] is reserved, not touched: a lane on
+    /// a fresh thread would otherwise write a few hundred kilobytes before its first node).
+    frames: Vec<Frame<N, K>>,
     len: usize,
     /// The frames below this have no child left to try (where a thief starts looking).
     low: usize,
@@ -116,7 +118,9 @@ struct Lane<N, K> {
 impl<N: Copy, K: Copy> Lane<N, K> {
     fn new(node: N, kid: K) -> Lane<N, K> {
         let blank = Frame { node, g: 0, h: 0, kids: [kid; 4], n: 0, next: 0, ready: false };
-        Lane { frames: vec![blank; DEPTH].into_boxed_slice(), len: 0, low: 0, path: [0; 256] }
+        let mut frames = Vec::with_capacity(DEPTH);
+        frames.push(blank);
+        Lane { frames, len: 0, low: 0, path: [0; 256] }
     }
 
     /// Drops the top frame.
@@ -270,6 +274,9 @@ fn step<P: Interleave>(pass: &mut P, lane: &mut Lane<P::Node, P::Kid>) -> Step {
         lane.path[top.g as usize] = m;
         if P::is_goal(&kid) {
             return Step::Found(g);
+        }
+        if lane.len == lane.frames.len() {
+            lane.frames.push(lane.frames[0]);
         }
         let (below, above) = lane.frames.split_at_mut(lane.len);
         let f = &mut above[0];

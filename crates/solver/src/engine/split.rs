@@ -189,7 +189,21 @@ struct Shared {
 
 /// IDA* from `root` (pruning machine in `state`) on `threads` threads.
 pub(crate) fn search<S: Split>(engine: &S, root: &S::Node, state: u16, threads: usize) -> Outcome {
-    let h0 = engine.h(root);
+    search_from(engine, root, state, threads, engine.h(root))
+}
+
+/// [`search`] from the threshold `first` on (of the parity of the root's bound, and at
+/// least it): every iteration below it was searched without a solution (by the caller, on
+/// one thread), so `first` is a lower bound already, and the split's iterations go on from
+/// there.
+pub(crate) fn search_from<S: Split>(
+    engine: &S,
+    root: &S::Node,
+    state: u16,
+    threads: usize,
+    first: u32,
+) -> Outcome {
+    let h0 = first.max(engine.h(root));
     if engine.is_goal(root) {
         return Outcome { path: Some(Vec::new()), frontier: (0, 0), passes: (0, 0), proven: 0 };
     }

@@ -190,18 +190,27 @@ fn ida<S: Sampler>(
 ) -> Solution {
     let tables = given.solver.databases();
     let threads = if observer.samples() { 1 } else { tables.threads.max(1) };
-    let s = if threads > 1 {
-        relay(observer, limits.cancel.as_ref(), |stop, sink| {
-            let limits = Limits { cancel: Some(stop), ..limits.clone() };
-            let sink = |r: pdb_search::ThreadReport| match r {
-                pdb_search::ThreadReport::Bound(b) => sink(Relayed::Bound(b)),
-                pdb_search::ThreadReport::Progress(e, g) => sink(Relayed::Progress(e, g)),
-            };
-            pdb_search::solve_ticked(db, board, &limits, threads, tables.dual, &mut (), Some(&sink))
-        })
-    } else {
-        let mut tick = Ticker { observer, started: Instant::now(), size: board.size() };
-        pdb_search::solve_ticked(db, board, limits, 1, tables.dual, &mut tick, None)
+    // The first iterations on this thread, told to the observer directly; on several
+    // threads, those after the first of `HAND_OVER` nodes on them, their reports relayed.
+    let split = (threads > 1).then_some(pdb_search::HAND_OVER);
+    let begun = {
+        let mut tick =
+            Ticker { observer: &mut *observer, started: Instant::now(), size: board.size() };
+        pdb_search::begin(db, board, limits, tables.dual, &mut tick, None, split)
+    };
+    let s = match begun {
+        Ok(pdb_search::Begun::HandOver(h)) => {
+            relay(observer, limits.cancel.as_ref(), |stop, sink| {
+                let limits = Limits { cancel: Some(stop), ..limits.clone() };
+                let sink = |r: pdb_search::ThreadReport| match r {
+                    pdb_search::ThreadReport::Bound(b) => sink(Relayed::Bound(b)),
+                    pdb_search::ThreadReport::Progress(e, g) => sink(Relayed::Progress(e, g)),
+                };
+                pdb_search::finish(db, board, &limits, threads, tables.dual, Some(&sink), h)
+            })
+        }
+        Ok(pdb_search::Begun::Done(s)) => Ok(s),
+        Err(e) => Err(e),
     };
     // The plan sends only boards of the database's shape here.
     let mut s = s.unwrap_or_else(|_| stopped(Algorithm::IdaStar));

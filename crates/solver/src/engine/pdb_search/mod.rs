@@ -46,7 +46,10 @@
 //! [`solve`] runs the iterations on one thread or, with `threads > 1`, on threads started once
 //! per solve that take (iteration, frontier node) pairs in turn from a shared counter, a thread
 //! done with one iteration going on with the next instead of waiting (module `parallel`); the
-//! solution of the earliest iteration that holds one is kept, so it is optimal.
+//! solution of the earliest iteration that holds one is kept, so it is optimal. Even then the
+//! first iterations run on the caller's thread, until one expands [`HAND_OVER`] nodes: most
+//! 15-puzzles over 7-8 are solved in a few thousand nodes, and splitting those cost more
+//! than it saved.
 //!
 //! R. E. Korf, "Depth-first iterative-deepening: An optimal admissible tree search",
 //! *Artificial Intelligence* 27(1), 1985; R. E. Korf and A. Felner, "Disjoint pattern database
@@ -920,21 +923,59 @@ pub fn solve_dual(
     threads: usize,
     dual: bool,
 ) -> Result<Solution, SearchError> {
-    solve_ticked(db, board, limits, threads, dual, &mut (), None)
+    solve_split(db, board, limits, threads, dual, HAND_OVER)
 }
 
-/// [`solve_dual`], telling `tick` of bounds, progress and the nodes it asks for on one thread,
-/// and `sink` of proven bounds and progress from the threads of a parallel search. A search
-/// stopped by a limit answers the last bound it proved as its lower bound.
-pub(crate) fn solve_ticked(
+/// As [`solve_dual`], the iterations going over to the threads after the first one that
+/// expands at least `hand_over` nodes on one thread ([`HAND_OVER`] in [`solve_dual`]; 0
+/// splits every iteration, as the tests of the split do).
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_split(
     db: &Database,
     board: &Board,
     limits: &Limits,
     threads: usize,
     dual: bool,
+    hand_over: u64,
+) -> Result<Solution, SearchError> {
+    let split = (threads > 1).then_some(hand_over);
+    match begin(db, board, limits, dual, &mut (), None, split)? {
+        Begun::Done(solution) => Ok(solution),
+        Begun::HandOver(h) => finish(db, board, limits, threads, dual, None, h),
+    }
+}
+
+/// How [`begin`] ended.
+pub(crate) enum Begun {
+    /// The solve is over.
+    Done(Solution),
+    /// Its iterations go on, from a threshold, on several threads ([`finish`]).
+    HandOver(HandOver),
+}
+
+/// Where [`begin`] left a solve for [`finish`].
+pub(crate) struct HandOver {
+    first: u32,
+    stats: Stats,
+    clock: Instant,
+    generated: u64,
+}
+
+/// The first part of a solve: its iterations on this thread, telling `tick` (and `sink`, if
+/// any) of them, until one expands `split` nodes or more; with `split` none, all of them.
+/// A caller that relays the threads' reports to an observer on its own thread runs this
+/// part without relaying: most 15-puzzles end here, within a few milliseconds.
+pub(crate) fn begin(
+    db: &Database,
+    board: &Board,
+    limits: &Limits,
+    dual: bool,
     tick: &mut dyn Tick,
     sink: Option<Sink<'_>>,
-) -> Result<Solution, SearchError> {
+    split: Option<u64>,
+) -> Result<Begun, SearchError> {
     let clock = Instant::now();
     if board.size() != db.size() {
         return Err(SearchError::Mismatch);
@@ -948,7 +989,7 @@ pub(crate) fn solve_ticked(
     if !parity.solvable() {
         solution.reason = Some(Reason::Unsolvable(parity));
         solution.stats.seconds = clock.elapsed().as_secs_f64();
-        return Ok(solution);
+        return Ok(Begun::Done(solution));
     }
     if db.partition().groups().iter().map(Vec::len).sum::<usize>() + 1 != board.tiles().len() {
         // The goal test is "Manhattan distance zero", which needs every tile in a group.
@@ -957,11 +998,71 @@ pub(crate) fn solve_ticked(
     let watch = Watch::new(limits, limits.timeout.map(|t| clock + t), sink);
     let root = engine.root(board);
     let mut proven = engine.h(&root);
-    let found = if threads > 1 {
-        parallel::search(&engine, &root, &watch, threads, &mut solution.stats, &mut proven)
-    } else {
-        sequential(&engine, &root, &watch, &mut solution.stats, tick, &mut proven)
-    };
+    let found =
+        match sequential(&engine, &root, &watch, &mut solution.stats, tick, &mut proven, split) {
+            Pass1::Done(found) => found,
+            Pass1::HandOver(first) => {
+                let generated = watch.generated.load(std::sync::atomic::Ordering::Relaxed);
+                return Ok(Begun::HandOver(HandOver {
+                    first,
+                    stats: solution.stats,
+                    clock,
+                    generated,
+                }));
+            }
+        };
+    Ok(Begun::Done(conclude(solution, found, proven, &watch, limits, clock)))
+}
+
+/// The rest of a solve [`begin`] handed over: its iterations from the threshold it reached
+/// on `threads` threads, reporting to `sink`, within what is left of `limits`.
+pub(crate) fn finish(
+    db: &Database,
+    board: &Board,
+    limits: &Limits,
+    threads: usize,
+    dual: bool,
+    sink: Option<Sink<'_>>,
+    h: HandOver,
+) -> Result<Solution, SearchError> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut engine = PdbEngine::new(db)?;
+    engine.dual = dual;
+    let watch = Watch::new(limits, limits.timeout.map(|t| h.clock + t), sink);
+    // The first part's nodes count towards the node limit; the threads reserve their
+    // shares of what is left.
+    watch.nodes.store(h.stats.expanded, Relaxed);
+    watch.reserved.store(h.stats.expanded, Relaxed);
+    watch.generated.store(h.generated, Relaxed);
+    if let Some(sink) = sink {
+        sink(ThreadReport::Bound(h.first));
+    }
+    let root = engine.root(board);
+    let mut proven = h.first;
+    let mut solution =
+        Solution::without_moves(Status::Unsolvable, Algorithm::IdaStar, Some(HeuristicKind::Pdb));
+    solution.stats = h.stats;
+    let found = parallel::search(
+        &engine,
+        &root,
+        &watch,
+        threads,
+        &mut solution.stats,
+        &mut proven,
+        h.first,
+    );
+    Ok(conclude(solution, found, proven, &watch, limits, h.clock))
+}
+
+/// The solution of a search that found `found` (or stopped, having proved `proven`).
+fn conclude(
+    mut solution: Solution,
+    found: Option<Vec<u8>>,
+    proven: u32,
+    watch: &Watch<'_>,
+    limits: &Limits,
+    clock: Instant,
+) -> Solution {
     solution.stats.seconds = clock.elapsed().as_secs_f64();
     match found {
         Some(path) => {
@@ -978,11 +1079,31 @@ pub(crate) fn solve_ticked(
             solution.reason = Some(Reason::Limit(limit));
         }
     }
-    Ok(solution)
+    solution
+}
+
+/// An iteration that expands at least this many nodes on one thread hands the next ones
+/// over to the threads of a parallel solve ([`solve_dual`]) (IDA*'s iterations grow several times over
+/// each). Below it, splitting costs more than it saves: starting threads, building a
+/// frontier and handing out its items for a search of a millisecond or two. With every
+/// iteration split, Korf's 100 on two threads took 0.16–0.18 s against 0.12–0.14 s on one;
+/// handed over after 20,000 nodes (and with the first iterations told to the observer on
+/// the caller's thread, see `run::tables`), 0.112–0.133 s (median 0.117 s against 0.161 s
+/// in 5 alternating runs), and DeepCubeA's 500 0.454–0.496 s against 0.637–0.832 s (median
+/// 0.469 s against 0.696 s): two threads as fast as one where a board takes milliseconds.
+pub const HAND_OVER: u64 = 20_000;
+
+/// How [`sequential`] ended.
+enum Pass1 {
+    /// With the goal's path, or none (a limit, or no threshold left).
+    Done(Option<Vec<u8>>),
+    /// An iteration was large enough that the ones from this threshold on go to threads.
+    HandOver(u32),
 }
 
 /// IDA* on one thread; `proven` ends as the largest bound every path below was searched
-/// within (a lower bound on the answer).
+/// within (a lower bound on the answer). With `hand_over`, an iteration that expands at
+/// least that many nodes without the goal ends it, handing the next threshold over.
 fn sequential(
     engine: &PdbEngine<'_>,
     root: &Node,
@@ -990,13 +1111,18 @@ fn sequential(
     stats: &mut Stats,
     tick: &mut dyn Tick,
     proven: &mut u32,
-) -> Option<Vec<u8>> {
+    hand_over: Option<u64>,
+) -> Pass1 {
     let mut bound = engine.h(root);
     loop {
         *proven = bound;
+        // A parallel solve's first iterations tell its sink, as its threads do.
+        if let Some(sink) = watch.sink {
+            sink(ThreadReport::Bound(bound));
+        }
         if !tick.bound(bound, stats.expanded) {
             watch.which.store(3, std::sync::atomic::Ordering::Relaxed);
-            return None;
+            return Pass1::Done(None);
         }
         let sampled = tick.samples();
         let mut pass = Pass::new(engine, bound, watch, if sampled { 1 << 10 } else { CHECK_EVERY });
@@ -1009,7 +1135,9 @@ fn sequential(
             pass.check_at = pass.check_at.min(m.saturating_sub(done).max(1));
         }
         pass.before = (stats.expanded, stats.generated);
-        pass.tick = Some(&mut *tick);
+        if watch.sink.is_none() {
+            pass.tick = Some(&mut *tick);
+        }
         // A watcher that asks for nodes sees them in the recursive pass's order.
         let found = if sampled {
             pass.dfs(root, 0, 0, engine.h(root))
@@ -1024,11 +1152,15 @@ fn sequential(
         watch.generated.fetch_add(g, std::sync::atomic::Ordering::Relaxed);
         if found {
             stats.max_frontier = u64::from(pass.depth);
-            return Some(pass.path[..pass.depth as usize].to_vec());
+            return Pass1::Done(Some(pass.path[..pass.depth as usize].to_vec()));
         }
         if pass.stopped || pass.next_bound == u32::MAX || pass.next_bound > 255 {
-            return None;
+            return Pass1::Done(None);
         }
         bound = pass.next_bound;
+        if hand_over.is_some_and(|n| pass.expanded >= n) {
+            *proven = bound;
+            return Pass1::HandOver(bound);
+        }
     }
 }

@@ -98,8 +98,9 @@ impl split::Pass for Pass<'_, '_> {
     }
 }
 
-/// IDA* from `root` on `threads` threads; `proven` is raised to the largest bound every
-/// path was searched within.
+/// IDA* from `root` on `threads` threads, from the threshold `first` on (every one below
+/// it searched already); `proven` is raised to the largest bound every path was searched
+/// within.
 pub(crate) fn search(
     engine: &PdbEngine<'_>,
     root: &Node,
@@ -107,9 +108,10 @@ pub(crate) fn search(
     threads: usize,
     stats: &mut Stats,
     proven: &mut u32,
+    first: u32,
 ) -> Option<Vec<u8>> {
     let shared = Shared { engine, watch, h0: engine.h(root) };
-    let out = split::search(&shared, root, 0, threads);
+    let out = split::search_from(&shared, root, 0, threads, first);
     *proven = (*proven).max(out.proven);
     stats.expanded += out.frontier.0 + out.passes.0;
     stats.generated += out.frontier.1 + out.passes.1;
