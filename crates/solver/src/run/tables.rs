@@ -196,7 +196,7 @@ fn ida<S: Sampler>(
     let begun = {
         let mut tick =
             Ticker { observer: &mut *observer, started: Instant::now(), size: board.size() };
-        pdb_search::begin(db, board, limits, tables.dual, &mut tick, None, split)
+        pdb_search::begin(db, board, limits, tables.dual, &mut tick, split)
     };
     let s = match begun {
         Ok(pdb_search::Begun::HandOver(h)) => {

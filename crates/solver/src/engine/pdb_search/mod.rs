@@ -941,7 +941,7 @@ pub fn solve_split(
     hand_over: u64,
 ) -> Result<Solution, SearchError> {
     let split = (threads > 1).then_some(hand_over);
-    match begin(db, board, limits, dual, &mut (), None, split)? {
+    match begin(db, board, limits, dual, &mut (), split)? {
         Begun::Done(solution) => Ok(solution),
         Begun::HandOver(h) => finish(db, board, limits, threads, dual, None, h),
     }
@@ -963,17 +963,16 @@ pub(crate) struct HandOver {
     generated: u64,
 }
 
-/// The first part of a solve: its iterations on this thread, telling `tick` (and `sink`, if
-/// any) of them, until one expands `split` nodes or more; with `split` none, all of them.
-/// A caller that relays the threads' reports to an observer on its own thread runs this
-/// part without relaying: most 15-puzzles end here, within a few milliseconds.
+/// The first part of a solve: its iterations on this thread, telling `tick` of them, until
+/// one expands `split` nodes or more; with `split` none, all of them. A caller that relays
+/// the threads' reports to an observer on its own thread runs this part without relaying:
+/// most 15-puzzles end here, within a few milliseconds.
 pub(crate) fn begin(
     db: &Database,
     board: &Board,
     limits: &Limits,
     dual: bool,
     tick: &mut dyn Tick,
-    sink: Option<Sink<'_>>,
     split: Option<u64>,
 ) -> Result<Begun, SearchError> {
     let clock = Instant::now();
@@ -995,7 +994,7 @@ pub(crate) fn begin(
         // The goal test is "Manhattan distance zero", which needs every tile in a group.
         return Err(SearchError::Mismatch);
     }
-    let watch = Watch::new(limits, limits.timeout.map(|t| clock + t), sink);
+    let watch = Watch::new(limits, limits.timeout.map(|t| clock + t), None);
     let root = engine.root(board);
     let mut proven = engine.h(&root);
     let found =
@@ -1116,10 +1115,6 @@ fn sequential(
     let mut bound = engine.h(root);
     loop {
         *proven = bound;
-        // A parallel solve's first iterations tell its sink, as its threads do.
-        if let Some(sink) = watch.sink {
-            sink(ThreadReport::Bound(bound));
-        }
         if !tick.bound(bound, stats.expanded) {
             watch.which.store(3, std::sync::atomic::Ordering::Relaxed);
             return Pass1::Done(None);
@@ -1135,9 +1130,7 @@ fn sequential(
             pass.check_at = pass.check_at.min(m.saturating_sub(done).max(1));
         }
         pass.before = (stats.expanded, stats.generated);
-        if watch.sink.is_none() {
-            pass.tick = Some(&mut *tick);
-        }
+        pass.tick = Some(&mut *tick);
         // A watcher that asks for nodes sees them in the recursive pass's order.
         let found = if sampled {
             pass.dfs(root, 0, 0, engine.h(root))
