@@ -58,6 +58,27 @@
 //!
 //! The first and the last were not kept.
 //!
+//! The 24-puzzle's catalogue of seven partitions (`npuzzle pdb build --partition
+//! catalogue`, the same [`Tables`](crate::engine::twentyfour::Tables) type) in place of Korf
+//! & Felner's partition, for the root IDA* and the windows, with their node budgets cut to a
+//! third (a catalogue's node costs about three times theirs), on DeepCubeA's first 40
+//! 24-puzzles (`npuzzle bench puzzle24.txt --algorithm near --threads 2 --timeout 10 --limit
+//! 40`, the machine shared with another engineer's tests): the same 40 lengths (mean 91.25,
+//! 27 optimal, optimal mean 90.2), a mean bound of 85.9 against 85.6, and a median of 3.78 s
+//! a board against 3.08 s (means 3.52 and 3.15 s; the first board 7.7 s, loading the nine
+//! other tables). A root IDA* twelve times as long (20 M catalogue nodes) gave the same
+//! lengths again, a mean bound of 87.9, and a median of 6.25 s a board (mean 5.26, max
+//! 9.1 s): over the 5 s issue 19 allows. The boards it leaves above the optimum need
+//! far more nodes than a root run of seconds gives; the store keeps handing this engine
+//! Korf & Felner's partition alone.
+//!
+//! On 6x6 the plain solve ends in about 4 s of the 10 s issue 19 allows, but more of the same
+//! work gains little: beams over windows of 40, 60, 100 and 140 moves instead of 60 and 100
+//! gave the same six lengths on DeepCubeA's first six 35-puzzles (mean 132.33, `bench
+//! puzzle35.txt --algorithm near --threads 2 --timeout 10 --limit 6`); the anytime mode in
+//! 9 s (`--improve 9`) gave 131.00 against 131.70 on the first 20, and 188.97 against 189.10
+//! on 30 uniformly random boards (README, issue 19's figures).
+//!
 //! Every answer is checked by replaying it before it is returned.
 //!
 //! # Example
