@@ -29,13 +29,13 @@
 //!
 //! L. A. Taylor and R. E. Korf, "Pruning duplicate nodes in depth-first search", AAAI 1993.
 
+#[cfg(test)]
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use npuzzle_core::Move;
 
-/// The longest strings a machine considers (12 moves: about 9,000 states, built in about a
-/// second).
+/// The longest strings a machine considers (12 moves: 2,540 forbidden strings, 9,223 states).
 pub const MAX_DEPTH: usize = 12;
 
 /// A state of the machine that means "this move is forbidden".
@@ -53,9 +53,10 @@ pub struct Pruner {
 }
 
 impl Pruner {
-    /// The machine that forbids the strings of at most `depth` moves (at least 2) that have a
-    /// smaller equivalent. `depth` 2 is "never undo the last move"; 6 adds the 2x2 circles;
-    /// the cost of building grows as `3^depth`, so it is capped at [`MAX_DEPTH`].
+    /// The machine that forbids the strings of at most `depth` moves (at least 2, at most
+    /// [`MAX_DEPTH`]) that have a smaller equivalent. `depth` 2 is "never undo the last move";
+    /// 6 adds the 2x2 circles. The strings are stored in the source (finding them costs
+    /// `3^depth`: 2.4 CPU-seconds at 12), so building a machine takes a millisecond or so.
     ///
     /// # Examples
     /// ```
@@ -68,7 +69,7 @@ impl Pruner {
     /// ```
     pub fn new(depth: usize) -> Pruner {
         let depth = depth.clamp(2, MAX_DEPTH);
-        let forbidden = if depth == STORED_DEPTH { stored() } else { forbidden_strings(depth) };
+        let forbidden = stored(depth);
         let next = compile(&forbidden);
         Pruner { next, forbidden, depth }
     }
@@ -126,13 +127,16 @@ impl Pruner {
     }
 }
 
+#[cfg(test)]
 /// What a move string does, on an unbounded board with the blank starting at the origin: the
 /// blank's end, and every tile that ended elsewhere, as (cell it ends on, cell it came from).
 type Effect = ((i8, i8), Vec<((i8, i8), (i8, i8))>);
 
+#[cfg(test)]
 /// The rectangle a string's blank visits: min x, min y, max x, max y.
 type Rect = (i8, i8, i8, i8);
 
+#[cfg(test)]
 fn simulate(moves: &[u8]) -> (Effect, Rect) {
     // Cells as offsets from the start; a tile is named by the cell it started on. Only the
     // cells the blank visits can change, at most one more than the moves: a short list.
@@ -157,30 +161,36 @@ fn simulate(moves: &[u8]) -> (Effect, Rect) {
     (((x, y), cells), rect)
 }
 
+#[cfg(test)]
 fn inside(a: Rect, b: Rect) -> bool {
     a.0 >= b.0 && a.1 >= b.1 && a.2 <= b.2 && a.3 <= b.3
 }
 
-/// The depth whose forbidden strings are stored in the source ([`STORED`]): the default of
-/// both database searches. Finding them takes a quarter of a CPU-second, which a single
-/// 4x4 solve would otherwise pay on every run; compiling them takes well under a millisecond.
-const STORED_DEPTH: usize = 10;
+/// The longest forbidden strings stored in the source ([`STORED`]): [`MAX_DEPTH`]. Finding
+/// them takes 2.4 CPU-seconds (a quarter of one for 10 moves), which a single solve would
+/// otherwise pay on every run; compiling them takes about a millisecond.
+const STORED_DEPTH: usize = MAX_DEPTH;
 
-/// The minimal forbidden strings of [`STORED_DEPTH`] moves, one per line, `U D L R` for the
-/// moves of [`Move::ALL`]; `#` lines are comments.
-const STORED: &str = include_str!("pruning-10.txt");
+/// The minimal forbidden strings of at most [`STORED_DEPTH`] moves in the order the search
+/// finds them (shortlex), one per line, `U D L R` for the moves of [`Move::ALL`]; `#` lines
+/// are comments. The strings of a shallower machine are the first ones, those of at most its
+/// depth: the search finds the same strings layer by layer, whatever its last layer.
+const STORED: &str = include_str!("pruning-12.txt");
 
-fn stored() -> Vec<Vec<u8>> {
+/// The stored minimal forbidden strings of at most `depth` moves.
+fn stored(depth: usize) -> Vec<Vec<u8>> {
     STORED
         .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .filter(|l| !l.starts_with('#') && !l.is_empty() && l.len() <= depth)
         .map(|l| {
             l.bytes().map(|c| b"UDLR".iter().position(|&x| x == c).unwrap_or(0) as u8).collect()
         })
         .collect()
 }
 
-/// The minimal forbidden strings of at most `depth` moves, found in shortlex order.
+/// The minimal forbidden strings of at most `depth` moves, found in shortlex order (the
+/// stored ones are checked against it).
+#[cfg(test)]
 fn forbidden_strings(depth: usize) -> Vec<Vec<u8>> {
     // Every string seen so far (allowed or not), by effect, with the rectangles it visits.
     let mut seen: HashMap<Effect, Vec<Rect>> = HashMap::new();
@@ -297,9 +307,18 @@ mod tests {
     }
 
     #[test]
-    fn the_stored_machine_is_the_one_the_search_finds() {
-        assert_eq!(stored(), forbidden_strings(STORED_DEPTH));
-        assert_eq!(Pruner::new(STORED_DEPTH).states(), 1291);
+    fn the_stored_machines_are_the_ones_the_search_finds() {
+        let found = forbidden_strings(STORED_DEPTH);
+        assert_eq!(stored(STORED_DEPTH), found);
+        assert_eq!(found.len(), 2540);
+        for depth in 2..STORED_DEPTH {
+            let shallower: Vec<Vec<u8>> =
+                found.iter().filter(|f| f.len() <= depth).cloned().collect();
+            assert_eq!(stored(depth), shallower, "{depth}");
+        }
+        assert_eq!(stored(10), forbidden_strings(10));
+        assert_eq!(Pruner::new(10).states(), 1291);
+        assert_eq!(Pruner::new(12).states(), 9223);
     }
 
     #[test]

@@ -547,12 +547,15 @@ impl<'a> PdbEngine<'a> {
     }
 }
 
-/// The longest move string the search's pruning machine considers: the 24-puzzle engine's
-/// default. On Korf's 100 with 7-8 and reflection (generated nodes per instance): 37,926
-/// with only "never undo the last move" (2), 33,489 with the 2x2 circles (6), 31,269 at 8,
-/// 29,271 at 10 and 27,986 at 12, whose machine (about 9,000 states) no longer sits in the
-/// L1 cache and takes seconds to find.
-pub(crate) const PRUNING: usize = crate::engine::twentyfour::DEFAULT_PRUNING;
+/// The longest move string the search's pruning machine considers. On Korf's 100 with 7-8
+/// and reflection (generated nodes per instance): 37,926 with only "never undo the last
+/// move" (2), 33,489 with the 2x2 circles (6), 31,269 at 8, 29,271 at 10 and 27,986 at 12.
+/// The 12-move machine (9,223 states, 74 KB) no longer sits in the L1 cache, and with its
+/// strings stored it was still no faster here (5 alternating runs: DeepCubeA's 500 medians
+/// 0.457 s against 0.459 s, 3.4 % fewer nodes; Korf's 100 0.112 s against 0.110 s), so the
+/// 15-puzzle keeps 10 where the 24-puzzle takes 12
+/// ([`DEFAULT_PRUNING`](crate::engine::twentyfour::DEFAULT_PRUNING)).
+pub(crate) const PRUNING: usize = 10;
 
 /// A child being made: where its entries are, before they are read.
 #[derive(Clone, Copy, Debug, Default)]
