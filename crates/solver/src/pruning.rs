@@ -91,7 +91,7 @@ impl Pruner {
     /// The state after move `m` (an index into [`Move::ALL`]) from `state`, or [`FORBIDDEN`].
     #[inline]
     pub fn next(&self, state: u16, m: usize) -> u16 {
-        self.next[usize::from(state) * 4 + m]
+        self.next[usize::from(state) * Move::ALL.len() + m]
     }
 
     /// The transition table, `state * 4 + move`.
@@ -166,15 +166,12 @@ fn inside(a: Rect, b: Rect) -> bool {
     a.0 >= b.0 && a.1 >= b.1 && a.2 <= b.2 && a.3 <= b.3
 }
 
-/// The longest forbidden strings stored in the source ([`STORED`]): [`MAX_DEPTH`]. Finding
-/// them takes 2.4 CPU-seconds (a quarter of one for 10 moves), which a single solve would
-/// otherwise pay on every run; compiling them takes about a millisecond.
-const STORED_DEPTH: usize = MAX_DEPTH;
-
-/// The minimal forbidden strings of at most [`STORED_DEPTH`] moves in the order the search
+/// The minimal forbidden strings of at most [`MAX_DEPTH`] moves in the order the search
 /// finds them (shortlex), one per line, `U D L R` for the moves of [`Move::ALL`]; `#` lines
 /// are comments. The strings of a shallower machine are the first ones, those of at most its
-/// depth: the search finds the same strings layer by layer, whatever its last layer.
+/// depth: the search finds the same strings layer by layer, whatever its last layer. Finding
+/// them takes 2.4 CPU-seconds (a quarter of one for 10 moves), which a single solve would
+/// otherwise pay on every run; compiling them takes about a millisecond.
 const STORED: &str = include_str!("pruning-12.txt");
 
 /// The stored minimal forbidden strings of at most `depth` moves.
@@ -308,10 +305,10 @@ mod tests {
 
     #[test]
     fn the_stored_machines_are_the_ones_the_search_finds() {
-        let found = forbidden_strings(STORED_DEPTH);
-        assert_eq!(stored(STORED_DEPTH), found);
+        let found = forbidden_strings(MAX_DEPTH);
+        assert_eq!(stored(MAX_DEPTH), found);
         assert_eq!(found.len(), 2540);
-        for depth in 2..STORED_DEPTH {
+        for depth in 2..MAX_DEPTH {
             let shallower: Vec<Vec<u8>> =
                 found.iter().filter(|f| f.len() <= depth).cloned().collect();
             assert_eq!(stored(depth), shallower, "{depth}");
