@@ -180,7 +180,8 @@ pub enum Note {
         /// The answer's length.
         length: usize,
         /// Whether Korf & Felner's 6-6-6-6 tables ran (5x5, cached): IDA* over them at the
-        /// root, and windows re-solved over them; otherwise linear conflict proves the bound.
+        /// root, the forward beam ranked by them, and windows re-solved over them; otherwise
+        /// linear conflict proves the bound.
         tables: bool,
     },
     /// `auto` gave the near-optimal engine this long and it found no answer in time (a
@@ -249,19 +250,26 @@ impl fmt::Display for Note {
                 let gap = (*length as u64).saturating_sub(*lower_bound);
                 let percent =
                     if *lower_bound > 0 { 100.0 * gap as f64 / *lower_bound as f64 } else { 0.0 };
-                let proof = if *tables {
-                    "; Korf & Felner's 6-6-6-6 tables prove the bound with linear conflict and \
-                     re-solve windows of up to 70 moves"
+                if *tables {
+                    write!(
+                        f,
+                        "near-optimal engine (a beam search ranked by Korf & Felner's 6-6-6-6 \
+                         tables, one from the goal ranked by Manhattan distance, linear \
+                         conflicts and squared distances, then beams and IDA* over windows of \
+                         the path; the tables prove the bound with linear conflict and re-solve \
+                         windows of up to 70 moves): the optimum is at least {lower_bound} \
+                         moves, so this answer is at most {gap} moves ({percent:.1}%) longer"
+                    )
                 } else {
-                    "; linear conflict proves the bound"
-                };
-                write!(
-                    f,
-                    "near-optimal engine (beam searches ranked by Manhattan distance, linear \
-                     conflicts and squared distances, then beams and IDA* over windows of the \
-                     path{proof}): the optimum is at least {lower_bound} moves, so this answer is at most {gap} \
-                     moves ({percent:.1}%) longer"
-                )
+                    write!(
+                        f,
+                        "near-optimal engine (beam searches ranked by Manhattan distance, linear \
+                         conflicts and squared distances, then beams and IDA* over windows of \
+                         the path; linear conflict proves the bound): the optimum is at least \
+                         {lower_bound} moves, so this answer is at most {gap} moves \
+                         ({percent:.1}%) longer"
+                    )
+                }
             }
             Note::NearGaveUp { budget } => write!(
                 f,

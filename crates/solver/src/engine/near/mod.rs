@@ -14,7 +14,14 @@
 //!    Manhattan + linear conflict do not count), with a Zobrist set so that no position is
 //!    kept twice. Its cost is `width x depth` whatever the board. One beam goes from the
 //!    board to the goal and one from the goal to the board (its path read backwards): the
-//!    two directions give different paths, and either may be the shorter.
+//!    two directions give different paths, and either may be the shorter. On 5x5 with Korf
+//!    & Felner's tables at hand, the forward beam is ranked by their bound instead
+//!    (`4 x Manhattan + 5 x (bound - Manhattan) + squares`, kept up to date move by move by
+//!    the optimal engine's incremental lookups: `twentyfour::beam`), as wide as fits in
+//!    about 2.6 s (at most 150,000): far shorter paths than the linear conflicts' ranking
+//!    gives in the same time (figures at `TABLE_BEAM_SECONDS`). The backward beam keeps
+//!    the linear conflicts (the tables serve the board as a goal only when its blank is in
+//!    a corner), and still gives the shorter path now and then.
 //! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 40 moves) are
 //!    re-solved optimally between their two ends by IDA* with a node budget, and a shorter
 //!    stretch is spliced in: the same idea as the reduction solver's peephole pass, on
@@ -56,7 +63,44 @@
 //! - IDA* from the root with its first threshold at the answer's length less two (any
 //!   shorter answer, not a proof) found nothing in 30 s on boards 6 and 20.
 //!
-//! The first and the last were not kept.
+//! The first and the last were not kept; the first, with the squared distances added to
+//! the tables' bound, is what step 2 now does on 5x5 (below).
+//!
+//! Measured with the tables' beam in place (first 20 or 40 of DeepCubeA's 24-puzzles,
+//! `tables_beam::experiment` and `bench puzzle24.txt --algorithm near --threads 2 --limit
+//! 40`), and not kept:
+//! - weighted A* over the tables (best first by `g + w h`, duplicates detected, no
+//!   reopening) on the first 10: at `w` = 1.25, 0 to 6 moves above the optimum (3.3 on
+//!   average) on nine and no answer within 5 M expansions on the tenth, at about 2 µs an
+//!   expansion, where this engine was 0.4 moves above; at `w` = 1.5, 100.4 moves against
+//!   88.2 optimal;
+//! - the tables' ranking weighted otherwise (`4:4:1`, `4:6:1`, `4:8:1`, `2:5:1`, `6:6:1`
+//!   for `md : extra : squares`, width 5,000): 93.3 to 93.6 moves against 93.4;
+//! - two tables' beams (`4:5:1` and `4:8:1`) of half the width instead of one: 31 of 40
+//!   optimal against 34; no backward beam, its time to the tables' beam: 30 of 40;
+//! - a tables' beam wider than about 120,000 (3.2 s): the same 34 of 40, and a median
+//!   above 5 s a board;
+//! - `--improve 4.5` with the linear conflicts' beams only (before the tables' beam): the
+//!   same lengths as the plain solve on the first 29 boards.
+//!
+//! On 6x6 and 7x7, additive pattern databases of small groups were built and measured as
+//! bounds (blank-unaware, so that one set of tables serves every goal of a size, the
+//! windows' ends included; exact breadth-first distances, checked admissible against every
+//! position of 3x3 and 2x4): on DeepCubeA's first 20 35-puzzles, Manhattan + linear
+//! conflict averages 98.30, 2x2 blocks 95.80 (0.65 s to build), rows of 3 cells 94.80, of
+//! 5 cells 94.70 (58 s to build), and the larger of 2x2 blocks and linear conflict 98.40;
+//! on 20 random 6x6 boards 140.10 against 138.20, on 20 random 7x7 221.80 against 218.90.
+//! Groups this small miss the conflicts across them that linear conflict counts in every
+//! row and column, and groups large enough to beat it (six tiles and up, with the blank's
+//! region) take gigabytes on 36 cells; so the bound stays Manhattan + linear conflict
+//! raised by IDA*, and no such tables are built. Also measured on the first 20 35-puzzles
+//! at a width of 10,000 and not kept: ranking each child by its best grandchild as well
+//! (135.3 moves to 134.7 for 1.8 times the time, where a beam twice as wide gives 134.6);
+//! other terms than the squared distances (the reduction's carrying cost `dx + dy + 4
+//! max(dx, dy)` 146.2, both 140.5, `d^2 + max(dx, dy)^2` 136.4, `d^2 + d^3 / 4` 137.5,
+//! first row and column weighted double 136.7, against 135.3); and the forward and backward
+//! beams meeting (every position the forward beam kept, looked up in the backward beam's
+//! layers): they met only at their ends, never shorter than the better of the two.
 //!
 //! The 24-puzzle's catalogue of seven partitions (`npuzzle pdb build --partition
 //! catalogue`, the same [`Tables`](crate::engine::twentyfour::Tables) type) in place of Korf
@@ -211,7 +255,8 @@ pub struct Answer {
     /// Nodes made: beam children and IDA* expansions.
     pub nodes: u64,
     /// Whether Korf & Felner's tables ran ([`Settings::tables`]): their IDA* at the root
-    /// proved the bound with the rest, and windows were re-solved over them.
+    /// proved the bound with the rest, the forward beam was ranked by them, and windows
+    /// were re-solved over them.
     pub tables: bool,
 }
 
@@ -321,6 +366,16 @@ const REBEAM_WIDTH: usize = 10_000;
 const TABLE_WINDOWS: [usize; 4] = [40, 50, 60, 70];
 const TABLE_NODES: u64 = 20_000_000;
 
+/// The forward beam ranked by Korf & Felner's tables on 5x5 (`twentyfour::beam`): about how
+/// long it may take, its widest, and the width of the narrow run that measures this
+/// machine's speed first. On DeepCubeA's first 20 24-puzzles, each beam followed by the
+/// plain windows (`tables_beam::experiment`): at a width of 20,000 the tables' ranking gave
+/// 92.30 moves (10 optimal) in 0.83 s against 93.80 (3) in 0.59 s for the linear
+/// conflicts'; at 60,000, 91.80 (13) in 2.27 s against 92.70 (7) in 2.03 s (optimal 91.00).
+const TABLE_BEAM_SECONDS: f64 = 2.6;
+const TABLE_BEAM_WIDTH: usize = 150_000;
+const TABLE_BEAM_CALIBRATION: usize = 500;
+
 /// Nodes of the root IDA* over Korf & Felner's tables on 5x5.
 const TABLE_PROBE_NODES: u64 = 5_000_000;
 
@@ -358,7 +413,11 @@ pub fn solve_observed(
     settings: &Settings,
     better: &mut dyn FnMut(usize, u64),
 ) -> Result<Answer, NearError> {
-    let schedule = Schedule { probe_nodes: PROBE_NODES, width: plain_width(board.size().cells()) };
+    let schedule = Schedule {
+        probe_nodes: PROBE_NODES,
+        table_probe_nodes: TABLE_PROBE_NODES,
+        width: plain_width(board.size().cells()),
+    };
     run(board, goal, settings, schedule, better)
 }
 
@@ -367,6 +426,8 @@ pub fn solve_observed(
 #[derive(Clone, Copy, Debug)]
 struct Schedule {
     probe_nodes: u64,
+    /// Nodes of the root IDA* over Korf & Felner's tables.
+    table_probe_nodes: u64,
     width: usize,
 }
 
@@ -413,7 +474,7 @@ fn run(
         // second): it solves the easier boards outright, optimally, and raises the bound on
         // the others by the thresholds it exhausts.
         let limits = crate::Limits {
-            max_nodes: Some(TABLE_PROBE_NODES),
+            max_nodes: Some(schedule.table_probe_nodes),
             max_memory: None,
             timeout: Some(
                 settings.budget.deadline.saturating_duration_since(std::time::Instant::now()),
@@ -502,6 +563,24 @@ fn run(
     // A beam from the board to the goal, or (`back`) from the goal to the board, read
     // backwards: the same search on the inverse problem goes another way, and is shorter
     // on about one board in three (see `PLAIN_SHARE`).
+    // On 5x5 with Korf & Felner's tables: forward beams ranked by their bound (`lc` weighs
+    // the bound above Manhattan).
+    let table_beam = tables.filter(|t| crate::engine::twentyfour::beam::fits(t));
+    let table_search = |width: usize, seed: u64, weights: beam::Weights| {
+        let t = table_beam?;
+        let weights = crate::engine::twentyfour::beam::Weights {
+            md: weights.md,
+            extra: weights.lc,
+            squares: weights.squares,
+        };
+        let mut made = 0u64;
+        let stop = || meter.stop();
+        let path = crate::engine::twentyfour::beam::search(
+            t, board, width, seed, max_depth, threads, weights, &mut made, &stop,
+        );
+        meter.add(made);
+        path
+    };
     let search = |back: bool, width: usize, seed: u64, weights: beam::Weights| {
         if back {
             let path = beam::search(goal, board, width, seed, max_depth, threads, &meter, weights)?;
@@ -531,9 +610,41 @@ fn run(
     let share = PLAIN_SHARE * 2.0 / plain_beams(cells).len() as f64;
     let in_time = share * seconds / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
-    let plain_end = clock + std::time::Duration::from_secs_f64(seconds);
+    let mut plain_end = clock + std::time::Duration::from_secs_f64(seconds);
+    // On 5x5 with Korf & Felner's tables: the forward beam ranked by their bound instead of
+    // the linear conflicts (shorter paths for the same time: see `TABLE_BEAM_SECONDS`), its
+    // width cut to end in about that long; the backward beam stays (the tables serve the
+    // board as a goal only with its blank in a corner).
+    let mut tables_ran = false;
+    if table_beam.is_some() {
+        tables_ran = true;
+        let started = std::time::Instant::now();
+        let calibrate = TABLE_BEAM_CALIBRATION;
+        let first = table_search(calibrate, seed, beam::Weights::BEST);
+        let per_width = started.elapsed().as_secs_f64() / calibrate as f64;
+        if let Some(mut moves) = first {
+            attempts += 1;
+            improve(&mut moves, &PLAIN_WINDOWS, 1);
+            offer(moves, &mut best);
+        }
+        let fit = (TABLE_BEAM_SECONDS / per_width.max(1e-12)) as usize;
+        let twidth = narrow(fit.min(TABLE_BEAM_WIDTH).max(calibrate));
+        if twidth > calibrate && !interrupted() {
+            if let Some(mut moves) = table_search(twidth, seed, beam::Weights::BEST) {
+                attempts += 1;
+                widest = widest.max(twidth);
+                improve(&mut moves, &PLAIN_WINDOWS, 1);
+                offer(moves, &mut best);
+            }
+        }
+        plain_end =
+            std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds * PLAIN_SHARE);
+    }
     if width > FIRST_WIDTH {
         for &(back, weights) in plain_beams(cells) {
+            if table_beam.is_some() && !back {
+                continue;
+            }
             if interrupted() {
                 break;
             }
@@ -600,7 +711,12 @@ fn run(
                 width = narrow(width.saturating_mul(2));
             }
             round += 1;
-            if let Some(mut moves) = search(back, width, seed, weights) {
+            let path = if !back && table_beam.is_some() {
+                table_search(width, seed, weights)
+            } else {
+                search(back, width, seed, weights)
+            };
+            if let Some(mut moves) = path {
                 attempts += 1;
                 widest = widest.max(width);
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
@@ -621,7 +737,7 @@ fn run(
         attempts,
         width: widest,
         nodes: meter.nodes(),
-        tables: tables.is_some(),
+        tables: tables_ran,
     })
 }
 
@@ -662,7 +778,11 @@ mod tests {
             for i in 0..60 {
                 let board = rng.solvable(&goal);
                 let exact = u64::from(table.distance(&board).unwrap());
-                let schedule = Schedule { probe_nodes: [0, 30, 1_000_000][i % 3], width: 8 };
+                let schedule = Schedule {
+                    probe_nodes: [0, 30, 1_000_000][i % 3],
+                    table_probe_nodes: TABLE_PROBE_NODES,
+                    width: 8,
+                };
                 let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
                 assert!(replays_to(&board, &goal, &a.moves), "{board}");
                 assert!(a.lower_bound <= exact, "{board}: bound {} > {exact}", a.lower_bound);
@@ -680,7 +800,11 @@ mod tests {
             let exact = crate::solve(&board, &goal, &crate::Options::default()).unwrap();
             assert!(exact.optimal);
             let exact = exact.moves.len() as u64;
-            let schedule = Schedule { probe_nodes: [0, 500, 10_000_000][i % 3], width: 16 };
+            let schedule = Schedule {
+                probe_nodes: [0, 500, 10_000_000][i % 3],
+                table_probe_nodes: TABLE_PROBE_NODES,
+                width: 16,
+            };
             let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
             assert!(a.lower_bound <= exact && exact <= a.moves.len() as u64, "{board}");
@@ -717,11 +841,14 @@ mod tests {
                 }
             }
         }
-        for _ in 0..20 {
+        // Half of them with no root search over the tables, so that the beam ranked by
+        // them runs (it would find the optimum on 3x3 at once).
+        for i in 0..20 {
             let board = rng.solvable(&goal);
             let d = u64::from(exact.distance(&board).unwrap());
             let settings = Settings { tables: Some(tables.clone()), ..settings(60) };
-            let schedule = Schedule { probe_nodes: 0, width: 8 };
+            let table_probe_nodes = if i % 2 == 0 { 0 } else { TABLE_PROBE_NODES };
+            let schedule = Schedule { probe_nodes: 0, table_probe_nodes, width: 8 };
             let a = run(&board, &goal, &settings, schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
             assert!(a.lower_bound <= d && d <= a.moves.len() as u64, "{board}");
@@ -735,7 +862,8 @@ mod tests {
         for (w, h) in [(5, 5), (6, 5), (4, 7), (6, 6), (7, 7), (9, 4)] {
             let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
             let board = Scrambler::new(3).solvable(&goal);
-            let schedule = Schedule { probe_nodes: 10_000, width: 200 };
+            let schedule =
+                Schedule { probe_nodes: 10_000, table_probe_nodes: TABLE_PROBE_NODES, width: 200 };
             let a = run(&board, &goal, &settings(600), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
             assert!(a.lower_bound <= a.moves.len() as u64);
@@ -752,7 +880,8 @@ mod tests {
         let mut anytime = settings(3);
         anytime.anytime = true;
         let mut seen = Vec::new();
-        let schedule = Schedule { probe_nodes: 10_000, width: 100 };
+        let schedule =
+            Schedule { probe_nodes: 10_000, table_probe_nodes: TABLE_PROBE_NODES, width: 100 };
         let a = run(&board, &goal, &anytime, schedule, &mut |len, _| seen.push(len)).unwrap();
         assert!(!seen.is_empty());
         assert!(seen.windows(2).all(|p| p[1] < p[0]), "{seen:?}");
@@ -772,7 +901,8 @@ mod tests {
         );
         anytime.anytime = true;
         let mut best = usize::MAX;
-        let schedule = Schedule { probe_nodes: 10_000, width: 100 };
+        let schedule =
+            Schedule { probe_nodes: 10_000, table_probe_nodes: TABLE_PROBE_NODES, width: 100 };
         let a = run(&board, &goal, &anytime, schedule, &mut |len, _| {
             best = len;
             flag.store(true, Ordering::Relaxed);
@@ -898,6 +1028,76 @@ mod experiment {
                 let p: Vec<u32> = v.split(':').map(|x| x.parse().unwrap()).collect();
                 let weights = Weights { md: p[0], lc: p[1], squares: p[2] };
                 measure(v, &boards, width, weights);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tables_beam {
+    use super::*;
+    use crate::engine::twentyfour::{Tables, beam as tbeam};
+    use crate::heuristic::pdb::Cache;
+    use npuzzle_core::Goal;
+    use std::time::Instant;
+
+    /// `NEAR_FILE=... NPUZZLE_CACHE=... TB=4:5:1 NEAR_WIDTHS=5000 cargo test --release -p
+    /// npuzzle-solver --lib tables_beam -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement"]
+    fn experiment() {
+        let text = std::fs::read_to_string(std::env::var("NEAR_FILE").unwrap()).unwrap();
+        let limit: usize = std::env::var("LIMIT").map_or(20, |s| s.parse().unwrap());
+        let rows: Vec<(Board, usize)> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .take(limit)
+            .map(|l| {
+                let mut p = l.split('|');
+                let b = p.next().unwrap().trim().parse().unwrap();
+                (b, p.next().map_or(0, |x| x.trim().parse().unwrap()))
+            })
+            .collect();
+        let goal = Goal::BlankLast.board(rows[0].0.size()).unwrap();
+        let cache = Cache::new(std::env::var("NPUZZLE_CACHE").unwrap());
+        let tables =
+            Tables::korf_felner_cached(&cache, &goal, 2, &|_| {}, None, &mut |_| {}).unwrap();
+        let meter = Meter::unlimited();
+        for width in std::env::var("NEAR_WIDTHS").unwrap().split(',') {
+            let width: usize = width.parse().unwrap();
+            for v in std::env::var("TB").unwrap().split(',') {
+                let p: Vec<u32> = v.split(':').map(|x| x.parse().unwrap()).collect();
+                let (mut total, mut opt, mut hits, mut secs) = (0, 0, 0, 0.0);
+                let mut each = Vec::new();
+                for (board, optimal) in &rows {
+                    let t = Instant::now();
+                    let mut moves = if p[0] == 0 {
+                        beam::search(board, &goal, width, 2, 2000, 2, &meter, beam::Weights::BEST)
+                            .unwrap()
+                    } else {
+                        let w = tbeam::Weights { md: p[0], extra: p[1], squares: p[2] };
+                        let mut nodes = 0;
+                        tbeam::search(&tables, board, width, 2, 2000, 2, w, &mut nodes, &|| false)
+                            .unwrap()
+                    };
+                    secs += t.elapsed().as_secs_f64();
+                    window::drop_loops(board, &mut moves);
+                    for w in PLAIN_WINDOWS {
+                        window::pass(board, &mut moves, w, window_cap(w), &meter);
+                    }
+                    assert!(replays(board, &goal, &moves));
+                    total += moves.len();
+                    opt += optimal;
+                    hits += usize::from(moves.len() == *optimal);
+                    each.push(moves.len() - optimal);
+                }
+                let k = rows.len() as f64;
+                eprintln!(
+                    "{v} width {width}: mean {:.2} (optimal {:.2}, {hits} optimal) beam {:.2}s excess {each:?}",
+                    total as f64 / k,
+                    opt as f64 / k,
+                    secs / k
+                );
             }
         }
     }

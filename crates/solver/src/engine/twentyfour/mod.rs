@@ -48,6 +48,7 @@
 //! heuristics", *Artificial Intelligence* 134, 2002; L. A. Taylor and R. E. Korf, "Pruning
 //! duplicate nodes in depth-first search", AAAI 1993.
 
+pub(crate) mod beam;
 mod engine;
 mod tables;
 
