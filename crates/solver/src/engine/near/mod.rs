@@ -86,6 +86,8 @@
 //!   optimal (90.75 moves) and a median of 4.9 s, against 32 (90.70) and 4.3 s;
 //! - beams over the tables from the board to the positions of the path whose blank is in
 //!   a corner (every eighth from the end back, width 20,000, first 20): never shorter;
+//! - the second of windows over the tables given to the tables' beam instead (3.5 s): 33
+//!   of 40 optimal (90.70 moves), median 5.2 s a board;
 //! - `--improve 4.5` with the linear conflicts' beams only (before the tables' beam): the
 //!   same lengths as the plain solve on the first 29 boards.
 //!
@@ -376,8 +378,11 @@ const TABLE_NODES: u64 = 20_000_000;
 /// long it may take, its widest, and the width of the narrow run that measures this
 /// machine's speed first. On DeepCubeA's first 20 24-puzzles, each beam followed by the
 /// plain windows (`tables_beam::experiment`): at a width of 20,000 the tables' ranking gave
-/// 92.30 moves (10 optimal) in 0.83 s against 93.80 (3) in 0.59 s for the linear
-/// conflicts'; at 60,000, 91.80 (13) in 2.27 s against 92.70 (7) in 2.03 s (optimal 91.00).
+/// 92.30 moves (10 optimal) in 0.57 s against 93.80 (3) in 0.59 s for the linear
+/// conflicts'; at 60,000, 91.80 (13) against 92.70 (7) (optimal 91.00). In the whole engine,
+/// on the first 40 (`bench puzzle24.txt --algorithm near --threads 2 --limit 40`): 2.6 s
+/// gave 32 optimal and a median of 4.3 s a board, 3.2 s 34 and 4.5 s (one run each; the
+/// whole set at 2.6 s in the README).
 const TABLE_BEAM_SECONDS: f64 = 2.6;
 const TABLE_BEAM_WIDTH: usize = 150_000;
 const TABLE_BEAM_CALIBRATION: usize = 500;
