@@ -31,6 +31,25 @@ pub(crate) fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Keeps the `width` children with the smallest `key`, each position once: select, then sort
+/// the few kept, then drop repeated hashes (equal positions have equal keys, so they are
+/// adjacent). Shared with the beam over Korf & Felner's tables (`twentyfour::beam`).
+pub(crate) fn keep_best<T>(
+    children: &mut Vec<T>,
+    width: usize,
+    key: impl Fn(&T) -> u64 + Copy,
+    hash: impl Fn(&T) -> u64,
+) {
+    let keep = width.saturating_mul(2).min(children.len());
+    if keep < children.len() {
+        children.select_nth_unstable_by_key(keep - 1, key);
+        children.truncate(keep);
+    }
+    children.sort_unstable_by_key(key);
+    children.dedup_by_key(|c| hash(c));
+    children.truncate(width);
+}
+
 /// Zobrist keys: one random word per (tile, cell); a position's hash is the XOR of its
 /// tiles' keys (the blank has none).
 pub(crate) struct Zobrist {
@@ -230,16 +249,7 @@ pub(crate) fn search(
         if children.is_empty() {
             return None;
         }
-        // The `width` best distinct children: select, then sort the few kept, then drop
-        // repeated hashes (equal positions have equal keys, so they are adjacent).
-        let keep = width.saturating_mul(2).min(children.len());
-        if keep < children.len() {
-            children.select_nth_unstable_by_key(keep - 1, |c| c.key);
-            children.truncate(keep);
-        }
-        children.sort_unstable_by_key(|c| c.key);
-        children.dedup_by_key(|c| c.hash);
-        children.truncate(width);
+        keep_best(&mut children, width, |c| c.key, |c| c.hash);
 
         if let Some(goal_child) = children.iter().find(|c| c.md == 0) {
             let children = [*goal_child];

@@ -150,7 +150,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod beam;
+pub(crate) mod beam;
 mod heuristic;
 mod window;
 

@@ -10,6 +10,7 @@ use npuzzle_core::{Board, Move};
 
 use super::engine::{KorfEngine, Node};
 use super::tables::Tables;
+use crate::engine::near::beam::{keep_best, splitmix};
 use crate::pruning::Pruner;
 
 const LOOKUPS: usize = 8;
@@ -29,14 +30,6 @@ pub(crate) struct Weights {
     pub(crate) extra: u32,
     /// Of the sum of the tiles' squared distances.
     pub(crate) squares: u32,
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[derive(Clone, Copy)]
@@ -166,14 +159,7 @@ pub(crate) fn search(
         if children.is_empty() {
             return None;
         }
-        let keep = width.saturating_mul(2).min(children.len());
-        if keep < children.len() {
-            children.select_nth_unstable_by_key(keep - 1, |c| c.key);
-            children.truncate(keep);
-        }
-        children.sort_unstable_by_key(|c| c.key);
-        children.dedup_by_key(|c| c.hash);
-        children.truncate(width);
+        keep_best(&mut children, width, |c| c.key, |c| c.hash);
         let mut next = Vec::with_capacity(children.len());
         let mut parents = Vec::with_capacity(children.len());
         let mut moves = Vec::with_capacity(children.len());
