@@ -88,6 +88,10 @@
 //!   a corner (every eighth from the end back, width 20,000, first 20): never shorter;
 //! - the second of windows over the tables given to the tables' beam instead (3.5 s): 33
 //!   of 40 optimal (90.70 moves), median 5.2 s a board;
+//! - the beam ranked by the 24-puzzle's catalogue (seven partitions and their mirrors, 56
+//!   lookups) instead of Korf & Felner's partition, first 20, beam and plain windows: 92.30
+//!   moves (9 optimal) at 5,000 in 0.38 s, 91.90 (13) at 20,000 in 1.80 s, where Korf &
+//!   Felner's gives 91.80 (13) at 60,000 in about as long: no better for its cost;
 //! - `--improve 4.5` with the linear conflicts' beams only (before the tables' beam): the
 //!   same lengths as the plain solve on the first 29 boards.
 //!
