@@ -103,9 +103,14 @@
 //! 5 cells 94.70 (58 s to build), and the larger of 2x2 blocks and linear conflict 98.40;
 //! on 20 random 6x6 boards 140.10 against 138.20, on 20 random 7x7 221.80 against 218.90.
 //! Groups this small miss the conflicts across them that linear conflict counts in every
-//! row and column, and groups large enough to beat it (six tiles and up, with the blank's
-//! region) take gigabytes on 36 cells; so the bound stays Manhattan + linear conflict
-//! raised by IDA*, and no such tables are built. Also measured on the first 20 35-puzzles
+//! row and column, and counting the blank's moves within a group does not make up for it:
+//! blank-aware groups of five (a pattern tile's move costs 1, the blank's moves between
+//! them are free; seven groups of 5 cells, each a 2x2 block and one cell beside it along
+//! bands of two rows, blank-last goal, 60 MB each indexed directly, about 5 minutes to
+//! build the seven on two cores; the crate's `blank_aware_pdb` example) average 98.40 on
+//! the same 20 boards against 98.30, and the larger of both 99.30. Groups of six take
+//! gigabytes on 36 cells. So the bound stays Manhattan + linear conflict raised by IDA*,
+//! and no such tables are built. Also measured on the first 20 35-puzzles
 //! at a width of 10,000 and not kept: ranking each child by its best grandchild as well
 //! (135.3 moves to 134.7 for 1.8 times the time, where a beam twice as wide gives 134.6);
 //! other terms than the squared distances (the reduction's carrying cost `dx + dy + 4
@@ -113,6 +118,15 @@
 //! first row and column weighted double 136.7, against 135.3); and the forward and backward
 //! beams meeting (every position the forward beam kept, looked up in the backward beam's
 //! layers): they met only at their ends, never shorter than the better of the two.
+//!
+//! Nor is there much left to gain inside the path. On 6x6 the windows whose blank stays
+//! inside one 5x5 block and ends in a corner of it are 24-puzzles between their ends
+//! (the tiles outside the block do not move), which Korf & Felner's tables solve
+//! optimally: on DeepCubeA's first six 35-puzzles the 20 longest such windows of the
+//! answers (24 to 49 moves) were all optimal already, each proven at the root, and a pass
+//! re-solving every such window of 20 to 70 moves gave the same 20 lengths on the first 20
+//! (131.70) for 0.4 s more a board. Not kept: what this engine leaves above DeepCubeA's
+//! lengths lies in the route the beam takes, not in its stretches.
 //!
 //! The 24-puzzle's catalogue of seven partitions (`npuzzle pdb build --partition
 //! catalogue`, the same [`Tables`](crate::engine::twentyfour::Tables) type) in place of Korf
