@@ -271,8 +271,9 @@ pub struct SolveArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
     pub timeout: Option<Duration>,
 
-    /// Spend up to SECS improving a non-optimal answer of the reduction solver (boards
-    /// larger than 4x4), within --timeout (the anytime mode).
+    /// Spend up to SECS improving a non-optimal answer (the near-optimal engine's on boards
+    /// of 25 to 100 cells, the reduction solver's on larger ones), within --timeout (the
+    /// anytime mode).
     #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
     pub improve: Option<Duration>,
 

@@ -396,9 +396,15 @@ impl Solution {
             text.push_str("not proven optimal: ");
         }
         for (i, note) in self.notes.iter().enumerate() {
+            let after_gave_up = i > 0 && matches!(self.notes[i - 1], Note::NearGaveUp { .. });
             let sep = match (i, note) {
                 (0, _) => "",
-                (_, Note::Improved { .. } | Note::HeuristicNotUsed { .. }) => "; ",
+                (_, Note::Improved { .. } | Note::HeuristicNotUsed { .. } | Note::Near { .. }) => {
+                    "; "
+                }
+                // "auto answered with the reduction solver; the reduction solver placed ..."
+                // rather than a second "so".
+                (_, Note::Reduction { .. }) if after_gave_up => "; ",
                 _ => ", so ",
             };
             text.push_str(sep);
@@ -437,6 +443,32 @@ mod tests {
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
+    }
+
+    /// The notes read as one sentence: "so" between a cause and its consequence, never
+    /// twice in a row for the near engine giving up and the reduction answering.
+    #[test]
+    fn notes_join_into_one_line() {
+        let mut s = Solution::without_moves(Status::Solved, Algorithm::Reduction, None);
+        s.notes = vec![
+            Note::NearGaveUp { budget: Duration::from_secs(4) },
+            Note::Reduction { lower_bound: 655 },
+        ];
+        assert_eq!(
+            s.note().unwrap(),
+            "not proven optimal: the near-optimal engine found no answer within 4.0 s, so auto \
+             answered with the reduction solver; the reduction solver placed rows and columns \
+             (Manhattan lower bound 655)"
+        );
+        s.notes = vec![
+            Note::WeightedAStar { weight: 2.0 },
+            Note::Improved { from: 90, to: 80, attempts: 3 },
+        ];
+        let text = s.note().unwrap();
+        assert!(text.starts_with("not proven optimal: "), "{text}");
+        assert!(text.ends_with("; the anytime mode improved it from 90 to 80 moves in 3 attempts"));
+        s.notes.clear();
+        assert_eq!(s.note(), None);
     }
 }
 

@@ -509,7 +509,10 @@ impl Task<'_> {
             }
             Err(Ended::Exhausted) => (Status::Limit, Moves::default(), Some(Reason::Exhausted)),
         };
-        let optimal = status == Status::Solved && algorithm.is_optimal();
+        // As long as its proven lower bound (the start's admissible estimate, or IDA*'s last
+        // exhausted threshold): optimal, whatever the algorithm, as for the reduction solver.
+        let optimal = status == Status::Solved
+            && (algorithm.is_optimal() || moves.len() as u64 == u64::from(lower_bound));
         let lower_bound = Some(if optimal { moves.len() as u64 } else { u64::from(lower_bound) });
         Solution {
             status,
