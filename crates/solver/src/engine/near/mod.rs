@@ -16,7 +16,7 @@
 //!    board to the goal and one from the goal to the board (its path read backwards): the
 //!    two directions give different paths, and either may be the shorter. On 5x5 with Korf
 //!    & Felner's tables at hand, the forward beam is ranked by their bound instead
-//!    (`4 x Manhattan + 5 x (bound - Manhattan) + squares`, kept up to date move by move by
+//!    (`4 x Manhattan + 8 x (bound - Manhattan) + squares`, kept up to date move by move by
 //!    the optimal engine's incremental lookups: `twentyfour::beam`), as wide as fits in
 //!    about 2.6 s (at most 150,000): far shorter paths than the linear conflicts' ranking
 //!    gives in the same time (figures at `TABLE_BEAM_SECONDS`). The backward beam keeps
@@ -75,7 +75,11 @@
 //!   expansion, where this engine was 0.4 moves above; at `w` = 1.5, 100.4 moves against
 //!   88.2 optimal;
 //! - the tables' ranking weighted otherwise (`4:4:1`, `4:6:1`, `4:8:1`, `2:5:1`, `6:6:1`
-//!   for `md : extra : squares`, width 5,000): 93.3 to 93.6 moves against 93.4;
+//!   for `md : extra : squares`, width 5,000): 93.3 to 93.6 moves against 93.4 (at wider
+//!   beams `4:8:1` did better, and is now the ranking: see `TABLE_WEIGHTS`);
+//! - with the faster beam (see `TABLE_BEAM_SECONDS`), a second tables' beam ranked `4:5:1`
+//!   for 1.2 s after the `4:8:1` one: the same 40 lengths (90.75 moves, 32 optimal), and a
+//!   median of 4.7 s a board against 3.7 s;
 //! - two tables' beams (`4:5:1` and `4:8:1`) of half the width instead of one: 31 of 40
 //!   optimal against 34; no backward beam, its time to the tables' beam: 30 of 40;
 //! - a tables' beam wider than about 120,000 (3.2 s): the same 34 of 40, and a median
@@ -134,7 +138,12 @@
 //! max(dx, dy)` 146.2, both 140.5, `d^2 + max(dx, dy)^2` 136.4, `d^2 + d^3 / 4` 137.5,
 //! first row and column weighted double 136.7, against 135.3); and the forward and backward
 //! beams meeting (every position the forward beam kept, looked up in the backward beam's
-//! layers): they met only at their ends, never shorter than the better of the two.
+//! layers): they met only at their ends, never shorter than the better of the two. Nor do
+//! more rankings add much to the two directions: on the first 20, beams of 5,000 with the
+//! plain windows (`near::experiment`, 0.15 s each) gave 136.90 moves forward with `4:5:1`,
+//! 134.30 for the better of both directions, 133.90 with `4:10:1` both ways too, and
+//! 133.30 for the best of twelve (`4:5:1`, `4:10:1`, `12:15:1`, `2:3:1`, `8:5:1`, `6:5:1`,
+//! each both ways), against 131.70 for the plain solve and 126.60 for DeepCubeA.
 //!
 //! Nor is there much left to gain inside the path. On 6x6 the windows whose blank stays
 //! inside one 5x5 block and ends in a corner of it are 24-puzzles between their ends
@@ -397,7 +406,12 @@ fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
     if cells > 42 { &FOUR } else { &TWO }
 }
 
-/// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]).
+/// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]). On
+/// DeepCubeA's first six 48-puzzles (`bench puzzle48.txt --algorithm near --threads 2
+/// --timeout 30 --limit 6`), where the plain solve ends in about 9 s of the 30 issue 19
+/// allows, these save 0 to 2 moves a board (281.50 moves on average); windows of 140 and
+/// 200 moves as well, nothing more; beams over them four times as wide (16,000), 280.83
+/// for 2 s more a board. Not kept: the time left is not worth much to them.
 const REBEAM_WINDOWS: [usize; 2] = [60, 100];
 
 /// The widest beam over a window in a plain solve.
@@ -417,8 +431,20 @@ const TABLE_NODES: u64 = 20_000_000;
 /// conflicts'; at 60,000, 91.80 (13) against 92.70 (7) (optimal 91.00). In the whole engine,
 /// on the first 40 (`bench puzzle24.txt --algorithm near --threads 2 --limit 40`): 2.6 s
 /// gave 32 optimal and a median of 4.3 s a board, 3.2 s 34 and 4.5 s (one run each; the
-/// whole set at 2.6 s in the README).
+/// whole set at 2.6 s in the README). Since the beam keeps its children in linear time and
+/// builds its layers on both threads (1.8 times as fast: 1.81 s against 3.31 s at a width
+/// of 100,000 on the first 10, the same lengths), 2.6 s reaches about the widest: the same
+/// 32 of the first 40 optimal (90.75 moves) with a median of 3.7 s a board.
 const TABLE_BEAM_SECONDS: f64 = 2.6;
+/// The tables' beam's ranking: `4 x Manhattan + 8 x (bound - Manhattan) + squares`. On
+/// DeepCubeA's first 40 24-puzzles, each beam with the plain windows
+/// (`tables_beam::experiment`), at a width of 60,000: `4:5:1` 27 optimal (0.80 moves above
+/// the optimum on average), `4:8:1` 29 (0.65), `4:10:1` 28 (0.70), `4:12:1` 23, `4:16:1`
+/// 16, `4:24:1` 11, `6:5:1` 21, `4:5:2` 20; at 120,000, `4:5:1` 30 (0.60) and `4:8:1` 32
+/// (0.50). The best of two rankings at 60,000 each (`4:5:1` and `4:8:1`) gave 31 (0.55):
+/// no better than one beam twice as wide. (At a width of 5,000, earlier, the weights
+/// made no difference.) In the whole engine, the first 40 came out the same with either.
+const TABLE_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 8, squares: 1 };
 const TABLE_BEAM_WIDTH: usize = 150_000;
 const TABLE_BEAM_CALIBRATION: usize = 500;
 
@@ -666,7 +692,7 @@ fn run(
         tables_ran = true;
         let started = std::time::Instant::now();
         let calibrate = TABLE_BEAM_CALIBRATION;
-        let first = table_search(calibrate, seed, beam::Weights::BEST);
+        let first = table_search(calibrate, seed, TABLE_WEIGHTS);
         let per_width = started.elapsed().as_secs_f64() / calibrate as f64;
         if let Some(mut moves) = first {
             attempts += 1;
@@ -676,7 +702,7 @@ fn run(
         let fit = (TABLE_BEAM_SECONDS / per_width.max(1e-12)) as usize;
         let twidth = narrow(fit.min(TABLE_BEAM_WIDTH).max(calibrate));
         if twidth > calibrate && !interrupted() {
-            if let Some(mut moves) = table_search(twidth, seed, beam::Weights::BEST) {
+            if let Some(mut moves) = table_search(twidth, seed, TABLE_WEIGHTS) {
                 attempts += 1;
                 widest = widest.max(twidth);
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
@@ -986,100 +1012,6 @@ mod tests {
 }
 
 #[cfg(test)]
-mod experiment {
-    use super::*;
-    use beam::Weights;
-    use npuzzle_core::Goal;
-    use std::time::Instant;
-
-    fn boards() -> Vec<Board> {
-        let file = std::env::var("NEAR_FILE").unwrap();
-        let text = std::fs::read_to_string(file).unwrap();
-        text.lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .map(|l| l.split('|').next().unwrap().trim().parse().unwrap())
-            .collect()
-    }
-
-    fn measure(name: &str, boards: &[Board], width: usize, weights: Weights) {
-        let (mut sb, mut si, mut tb) = (0, 0, 0.0);
-        let mut each = Vec::new();
-        for board in boards {
-            let goal = Goal::BlankLast.board(board.size()).unwrap();
-            let meter = Meter::unlimited();
-            let t = Instant::now();
-            let seeds: u64 = std::env::var("NEAR_SEEDS").map_or(1, |s| s.parse().unwrap());
-            let mut lens = Vec::new();
-            let mut moves = Vec::new();
-            for seed in 0..seeds {
-                let m =
-                    beam::search(board, &goal, width, 2 + seed, 2000, 2, &meter, weights).unwrap();
-                lens.push(m.len());
-                if moves.is_empty() || m.len() < moves.len() {
-                    moves = m;
-                }
-            }
-            if seeds > 1 {
-                eprintln!("  seeds {lens:?}");
-            }
-            let b = moves.len();
-            tb += t.elapsed().as_secs_f64();
-            window::drop_loops(board, &mut moves);
-            for w in PLAIN_WINDOWS {
-                window::pass(board, &mut moves, w, window_cap(w), &meter);
-            }
-            let imp = moves.len();
-            let t2 = Instant::now();
-            if let Ok(spec) = std::env::var("NEAR_REBEAM") {
-                for part in spec.split(',') {
-                    let (w, bw) = part.split_once(':').unwrap();
-                    let (w, bw) = (w.parse().unwrap(), bw.parse().unwrap());
-                    window::rebeam(board, &mut moves, w, bw, 2, &meter, None);
-                }
-            }
-            let back = if std::env::var("NEAR_BACK").is_ok() {
-                let mut r = beam::search(&goal, board, width, 2, 2000, 2, &meter, weights).unwrap();
-                window::drop_loops(&goal, &mut r);
-                r.len()
-            } else {
-                0
-            };
-            eprintln!(
-                "  beam {b} windows {imp} rebeam {} ({:.2}s) back {back}",
-                moves.len(),
-                t2.elapsed().as_secs_f64()
-            );
-            each.push(moves.len());
-            sb += b;
-            si += moves.len();
-        }
-        let n = boards.len() as f64;
-        eprintln!(
-            "{name} width {width}: beam {:.2} {:.2}s, final {:.2} {each:?}",
-            sb as f64 / n,
-            tb / n,
-            si as f64 / n,
-        );
-    }
-
-    /// `NEAR_FILE=/tmp/p35.txt NEAR_WIDTHS=10000 NEAR_VARIANTS=4:5:1 cargo test --release
-    /// experiment -- --ignored --nocapture`
-    #[test]
-    #[ignore = "a measurement, not a test"]
-    fn experiment() {
-        let boards = boards();
-        let widths = std::env::var("NEAR_WIDTHS").unwrap();
-        for width in widths.split(',').map(|w| w.parse().unwrap()) {
-            for v in std::env::var("NEAR_VARIANTS").unwrap().split(',') {
-                let p: Vec<u32> = v.split(':').map(|x| x.parse().unwrap()).collect();
-                let weights = Weights { md: p[0], lc: p[1], squares: p[2] };
-                measure(v, &boards, width, weights);
-            }
-        }
-    }
-}
-
-#[cfg(test)]
 mod tables_beam {
     use super::*;
     use crate::engine::twentyfour::{Tables, beam as tbeam};
@@ -1145,6 +1077,87 @@ mod tables_beam {
                     secs / k
                 );
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod experiment {
+    use super::*;
+    use beam::Weights;
+    use npuzzle_core::Goal;
+    use std::time::Instant;
+
+    /// Beams of one width and several rankings (`md:lc:squares`, `b` first for a beam from
+    /// the goal), each with the plain windows, on a file's first boards: each ranking's mean,
+    /// and the mean of the best of the first `k`. `NEAR_FILE=... NEAR_WIDTHS=5000
+    /// NEAR_VARIANTS=4:5:1,b4:5:1 LIMIT=20 cargo test --release -p npuzzle-solver --lib
+    /// near::experiment -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, not a test"]
+    fn experiment() {
+        let text = std::fs::read_to_string(std::env::var("NEAR_FILE").unwrap()).unwrap();
+        let limit: usize = std::env::var("LIMIT").map_or(20, |s| s.parse().unwrap());
+        let skip: usize = std::env::var("SKIP").map_or(0, |s| s.parse().unwrap());
+        let boards: Vec<Board> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .skip(skip)
+            .take(limit)
+            .map(|l| l.split('|').next().unwrap().trim().parse().unwrap())
+            .collect();
+        let width: usize = std::env::var("NEAR_WIDTHS").unwrap().parse().unwrap();
+        let variants: Vec<(bool, Weights)> = std::env::var("NEAR_VARIANTS")
+            .unwrap()
+            .split(',')
+            .map(|v| {
+                let back = v.starts_with('b');
+                let p: Vec<u32> =
+                    v.trim_start_matches('b').split(':').map(|x| x.parse().unwrap()).collect();
+                (back, Weights { md: p[0], lc: p[1], squares: p[2] })
+            })
+            .collect();
+        let meter = Meter::unlimited();
+        let mut table: Vec<Vec<usize>> = Vec::new();
+        let mut secs = vec![0.0; variants.len()];
+        for board in &boards {
+            let goal = Goal::BlankLast.board(board.size()).unwrap();
+            let mut row = Vec::new();
+            for (k, &(back, weights)) in variants.iter().enumerate() {
+                let t = Instant::now();
+                let path = if back {
+                    beam::search(&goal, board, width, 2, 3000, 2, &meter, weights)
+                        .map(|p| p.iter().rev().map(|m| m.inverse()).collect::<Vec<Move>>())
+                } else {
+                    beam::search(board, &goal, width, 2, 3000, 2, &meter, weights)
+                };
+                let len = match path {
+                    Some(mut moves) => {
+                        window::drop_loops(board, &mut moves);
+                        for w in PLAIN_WINDOWS {
+                            window::pass(board, &mut moves, w, window_cap(w), &meter);
+                        }
+                        assert!(replays(board, &goal, &moves));
+                        moves.len()
+                    }
+                    None => 9999,
+                };
+                secs[k] += t.elapsed().as_secs_f64();
+                row.push(len);
+            }
+            eprintln!("  {row:?}");
+            table.push(row);
+        }
+        let n = boards.len() as f64;
+        for (k, v) in std::env::var("NEAR_VARIANTS").unwrap().split(',').enumerate() {
+            let mean = table.iter().map(|r| r[k]).sum::<usize>() as f64 / n;
+            let best =
+                table.iter().map(|r| *r[..=k].iter().min().unwrap()).sum::<usize>() as f64 / n;
+            eprintln!(
+                "{v}: mean {mean:.2} ({:.2}s a board), best of the first {}: {best:.2}",
+                secs[k] / n,
+                k + 1
+            );
         }
     }
 }
