@@ -21,9 +21,7 @@
 //!    about 2.6 s (at most 150,000): far shorter paths than the linear conflicts' ranking
 //!    gives in the same time (figures at `TABLE_BEAM_SECONDS`). The backward beam keeps
 //!    the linear conflicts (the tables serve the board as a goal only when its blank is in
-//!    a corner), and still gives the shorter path now and then; a second backward beam,
-//!    over the tables, runs from the goal to the board with its blank walked to the nearest
-//!    corner (`TABLE_BACK_SECONDS`).
+//!    a corner), and still gives the shorter path now and then.
 //! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 40 moves) are
 //!    re-solved optimally between their two ends by IDA* with a node budget, and a shorter
 //!    stretch is spliced in: the same idea as the reduction solver's peephole pass, on
@@ -86,11 +84,10 @@
 //!   optimal against 34; no backward beam, its time to the tables' beam: 30 of 40;
 //! - a tables' beam wider than about 120,000 (3.2 s): the same 34 of 40, and a median
 //!   above 5 s a board;
-//! - the backward beam over the tables (the blank first walked to the nearest corner,
+//! - the backward beam over the tables too (the blank first walked to the nearest corner,
 //!   whose position the tables serve as a goal; the windows straighten the junction), 1.9 s
 //!   each way in place of 2.6 s forward and the linear conflicts' backward beam: 31 of 40
-//!   optimal (90.75 moves) and a median of 4.9 s, against 32 (90.70) and 4.3 s (with the
-//!   faster beam it is now kept as a third beam, after both: see `TABLE_BACK_SECONDS`);
+//!   optimal (90.75 moves) and a median of 4.9 s, against 32 (90.70) and 4.3 s;
 //! - beams over the tables from the board to the positions of the path whose blank is in
 //!   a corner (every eighth from the end back, width 20,000, first 20): never shorter;
 //! - the second of windows over the tables given to the tables' beam instead (3.5 s): 33
@@ -449,11 +446,6 @@ const TABLE_BEAM_SECONDS: f64 = 2.6;
 /// made no difference.) In the whole engine, the first 40 came out the same with either.
 const TABLE_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 8, squares: 1 };
 const TABLE_BEAM_WIDTH: usize = 150_000;
-/// About how long the beam over the tables from the goal to the board (its blank walked to
-/// the nearest corner) may take, after the forward one. On DeepCubeA's first 40 24-puzzles
-/// (`bench puzzle24.txt --algorithm near --threads 2 --timeout 10 --limit 40`): 34 optimal
-/// (90.60 moves) against 32 (90.75) without it, median 4.4 s a board against 3.7 s.
-const TABLE_BACK_SECONDS: f64 = 1.3;
 const TABLE_BEAM_CALIBRATION: usize = 500;
 
 /// Nodes of the root IDA* over Korf & Felner's tables on 5x5.
@@ -717,42 +709,6 @@ fn run(
                 offer(moves, &mut best);
             }
         }
-        // A beam over the tables from the goal to the board, its blank walked to the nearest
-        // corner first (the tables serve a goal with its blank in a corner), read backwards.
-        let bwidth =
-            narrow(((TABLE_BACK_SECONDS / per_width.max(1e-12)) as usize).min(TABLE_BEAM_WIDTH));
-        if bwidth > calibrate && !interrupted() {
-            if let (Some(t), Some((walk, corner))) = (table_beam, walk_to_corner(board)) {
-                if let Ok(t2) = t.for_goal(&corner) {
-                    let mut made = 0u64;
-                    let stop = || meter.stop();
-                    let weights = crate::engine::twentyfour::beam::Weights {
-                        md: TABLE_WEIGHTS.md,
-                        extra: TABLE_WEIGHTS.lc,
-                        squares: TABLE_WEIGHTS.squares,
-                    };
-                    let path = crate::engine::twentyfour::beam::search(
-                        &t2,
-                        goal,
-                        bwidth,
-                        seed + 1,
-                        max_depth,
-                        threads,
-                        weights,
-                        &mut made,
-                        &stop,
-                    );
-                    meter.add(made);
-                    if let Some(path) = path {
-                        let mut moves = walk;
-                        moves.extend(path.iter().rev().map(|m| m.inverse()));
-                        attempts += 1;
-                        improve(&mut moves, &PLAIN_WINDOWS, 1);
-                        offer(moves, &mut best);
-                    }
-                }
-            }
-        }
         plain_end =
             std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds * PLAIN_SHARE);
     }
@@ -855,30 +811,6 @@ fn run(
         nodes: meter.nodes(),
         tables: tables_ran,
     })
-}
-
-/// The moves that take the blank of `board` to its nearest corner (rows first), and the
-/// board they reach; `None` for a board without a blank's moves.
-fn walk_to_corner(board: &Board) -> Option<(Vec<Move>, Board)> {
-    let (w, h) = (board.width(), board.height());
-    let (bx, by) = (board.blank() % w, board.blank() / w);
-    let tx = if bx < w - bx - 1 { 0 } else { w - 1 };
-    let ty = if by < h - by - 1 { 0 } else { h - 1 };
-    let mut b = board.clone();
-    let mut moves = Vec::new();
-    while b.blank() != ty * w + tx {
-        let (x, y) = (b.blank() % w, b.blank() / w);
-        let m = Move::ALL.into_iter().find(|&m| {
-            let mut c = b.clone();
-            c.apply(m).is_ok() && {
-                let (cx, cy) = (c.blank() % w, c.blank() / w);
-                cx.abs_diff(tx) + cy.abs_diff(ty) < x.abs_diff(tx) + y.abs_diff(ty)
-            }
-        })?;
-        b.apply(m).ok()?;
-        moves.push(m);
-    }
-    Some((moves, b))
 }
 
 /// Whether `moves` take `board` to `goal`.
@@ -1028,27 +960,6 @@ mod tests {
         assert_eq!(seen.last(), Some(&a.moves.len()));
         assert!(a.moves.len() <= a.first_length);
         assert!(replays_to(&board, &goal, &a.moves));
-    }
-
-    /// The walk to the nearest corner replays, ends in a corner and takes the blank's
-    /// Manhattan distance to it.
-    #[test]
-    fn the_blank_walks_to_its_nearest_corner() {
-        for (w, h) in [(5, 5), (3, 4), (6, 5), (2, 2)] {
-            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
-            let mut rng = Scrambler::new(4);
-            for _ in 0..20 {
-                let board = rng.solvable(&goal);
-                let (moves, corner) = walk_to_corner(&board).unwrap();
-                let mut end = board.clone();
-                end.apply_all(&Moves(moves.clone())).unwrap();
-                assert_eq!(end, corner);
-                let (x, y) = (corner.blank() % w, corner.blank() / w);
-                assert!((x == 0 || x == w - 1) && (y == 0 || y == h - 1), "{corner}");
-                let (bx, by) = (board.blank() % w, board.blank() / w);
-                assert_eq!(moves.len(), bx.min(w - 1 - bx) + by.min(h - 1 - by));
-            }
-        }
     }
 
     #[test]
