@@ -87,7 +87,11 @@
 //! - the backward beam over the tables too (the blank first walked to the nearest corner,
 //!   whose position the tables serve as a goal; the windows straighten the junction), 1.9 s
 //!   each way in place of 2.6 s forward and the linear conflicts' backward beam: 31 of 40
-//!   optimal (90.75 moves) and a median of 4.9 s, against 32 (90.70) and 4.3 s;
+//!   optimal (90.75 moves) and a median of 4.9 s, against 32 (90.70) and 4.3 s; with the
+//!   faster beam, as a third beam after both (about 1.3 s, ranked `4:8:1`): 34 of the
+//!   first 40 against 32 (90.60 moves against 90.75), but on the first 144 of the whole set
+//!   the same mean (89.958) with 112 optimal against 113, and a median of 4.39 s a board
+//!   against 3.24 s (max 7.2 s);
 //! - beams over the tables from the board to the positions of the path whose blank is in
 //!   a corner (every eighth from the end back, width 20,000, first 20): never shorter;
 //! - the second of windows over the tables given to the tables' beam instead (3.5 s): 33
