@@ -1023,23 +1023,30 @@ mod tables_beam {
     use npuzzle_core::Goal;
     use std::time::Instant;
 
-    /// `NEAR_FILE=... NPUZZLE_CACHE=... TB=4:5:1 NEAR_WIDTHS=5000 cargo test --release -p
-    /// npuzzle-solver --lib tables_beam -- --ignored --nocapture`
-    #[test]
-    #[ignore = "a measurement"]
-    fn experiment() {
+    /// The boards of the measurements' instance file `NEAR_FILE`, with their optimal
+    /// lengths (0 where the file gives none): `LIMIT` of them (20) after the first `SKIP`.
+    pub(super) fn rows() -> Vec<(Board, usize)> {
         let text = std::fs::read_to_string(std::env::var("NEAR_FILE").unwrap()).unwrap();
         let limit: usize = std::env::var("LIMIT").map_or(20, |s| s.parse().unwrap());
-        let rows: Vec<(Board, usize)> = text
-            .lines()
+        let skip: usize = std::env::var("SKIP").map_or(0, |s| s.parse().unwrap());
+        text.lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .skip(skip)
             .take(limit)
             .map(|l| {
                 let mut p = l.split('|');
                 let b = p.next().unwrap().trim().parse().unwrap();
                 (b, p.next().map_or(0, |x| x.trim().parse().unwrap()))
             })
-            .collect();
+            .collect()
+    }
+
+    /// `NEAR_FILE=... NPUZZLE_CACHE=... TB=4:5:1 NEAR_WIDTHS=5000 cargo test --release -p
+    /// npuzzle-solver --lib tables_beam -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement"]
+    fn experiment() {
+        let rows = rows();
         let goal = Goal::BlankLast.board(rows[0].0.size()).unwrap();
         let cache = Cache::new(std::env::var("NPUZZLE_CACHE").unwrap());
         let tables =
@@ -1100,16 +1107,7 @@ mod experiment {
     #[test]
     #[ignore = "a measurement, not a test"]
     fn experiment() {
-        let text = std::fs::read_to_string(std::env::var("NEAR_FILE").unwrap()).unwrap();
-        let limit: usize = std::env::var("LIMIT").map_or(20, |s| s.parse().unwrap());
-        let skip: usize = std::env::var("SKIP").map_or(0, |s| s.parse().unwrap());
-        let boards: Vec<Board> = text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .skip(skip)
-            .take(limit)
-            .map(|l| l.split('|').next().unwrap().trim().parse().unwrap())
-            .collect();
+        let boards: Vec<Board> = super::tables_beam::rows().into_iter().map(|r| r.0).collect();
         let width: usize = std::env::var("NEAR_WIDTHS").unwrap().parse().unwrap();
         let variants: Vec<(bool, Weights)> = std::env::var("NEAR_VARIANTS")
             .unwrap()
