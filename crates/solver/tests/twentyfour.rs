@@ -128,7 +128,7 @@ fn manhattan_ida(board: &Board, goal: &Board) -> usize {
 }
 
 fn solve(tables: &Tables, board: &Board, threads: usize, pruning: usize) -> usize {
-    let config = Config { threads, pruning };
+    let config = Config { threads, pruning, ..Config::default() };
     let s = twentyfour::solve(tables, board, &Limits::unlimited(), &config, None).unwrap();
     assert_eq!(s.status, Status::Solved);
     assert!(s.optimal);
@@ -235,6 +235,67 @@ fn limits_stop_the_search_with_the_bound_reached() {
     assert_eq!(s.status, Status::Unsolvable);
 }
 
+/// A search within a threshold (`Config::within`) against exact distances on 3x3, both
+/// goals, one and two threads: below the distance it finds nothing and proves the
+/// threshold plus two; at or above it, a path no longer than the threshold that replays,
+/// called optimal only when as long as its bound; a node limit returns no false bound.
+#[test]
+fn a_search_within_a_threshold_finds_a_path_no_longer_or_proves_there_is_none() {
+    let size = Size::square(3).unwrap();
+    let first = goal(size, Goal::BlankFirst);
+    let base = stored(&first, "1,2/4,5,7,8", 2);
+    for g in [Goal::BlankFirst, Goal::BlankLast] {
+        let goal = goal(size, g.clone());
+        let partition = partition_by_cells(&goal, &[&[1, 2], &[3, 6], &[4, 5, 7, 8]]);
+        let tables = Tables::new(base.clone(), &goal, &partition).unwrap();
+        let dist = exact(&goal);
+        let mut rng = Scrambler::new(23);
+        let (mut longer, mut proven) = (0, 0);
+        for i in 0..80 {
+            let b = rng.solvable(&goal);
+            let d = dist[&b];
+            let h = tables.estimate(&b);
+            for within in [d.saturating_sub(2), d, d + 1, d + 6] {
+                let config =
+                    Config { threads: 1 + i % 2, within: Some(within), ..Config::default() };
+                let s =
+                    twentyfour::solve(&tables, &b, &Limits::unlimited(), &config, None).unwrap();
+                let bound = s.lower_bound.unwrap();
+                assert!(bound <= u64::from(d) && bound >= u64::from(h), "{b}: {bound}, {d}");
+                if within < d {
+                    assert_eq!(s.status, Status::Limit, "{b} within {within}");
+                    assert!(s.reason.is_none(), "{b}: no limit fired");
+                    // The iteration at the threshold searched to its end (unless the root's
+                    // bound is already above it).
+                    if within >= h {
+                        assert_eq!(bound, u64::from(within) + 2, "{b}");
+                        proven += 1;
+                    }
+                } else {
+                    assert_eq!(s.status, Status::Solved, "{b} within {within}");
+                    s.replay(&b, &goal).unwrap();
+                    let length = s.moves.len() as u64;
+                    assert!(length >= u64::from(d) && length <= u64::from(within), "{b}");
+                    assert_eq!(s.optimal, length <= bound, "{b}");
+                    longer += usize::from(length > u64::from(d));
+                }
+            }
+        }
+        // Both branches ran; a threshold well above the distance often gives a longer path.
+        assert!(proven > 20 && longer > 0, "{g}: {proven} proven, {longer} longer");
+        // A limit leaves only the root's bound, never the threshold.
+        let b: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
+        let b = if g == Goal::BlankFirst { b } else { rng.solvable(&goal) };
+        let config = Config { within: Some(dist[&b] + 20), ..Config::default() };
+        let limits = Limits { max_nodes: Some(1), ..Limits::unlimited() };
+        let s = twentyfour::solve(&tables, &b, &limits, &config, None).unwrap();
+        if s.status == Status::Limit {
+            assert_eq!(s.lower_bound, Some(u64::from(tables.estimate(&b))));
+            assert!(s.reason.is_some(), "{b}: the node limit fired");
+        }
+    }
+}
+
 /// Tables served from one-bit copies (a per-region base readied by `for_many_solves`) give the
 /// search the same bound at every node: the same lengths and node counts as the full
 /// entries, both goals of 3x3, reflection included.
@@ -313,7 +374,7 @@ fn a_catalogue_takes_the_largest_partition_and_searches_a_subtree() {
             let d = dist[&p] as usize;
             assert_eq!(solve(&both, &p, 1 + i % 2, 10), d, "{g}: {p}");
             let generated = |t: &Tables| {
-                let config = Config { threads: 1, pruning: 10 };
+                let config = Config { threads: 1, pruning: 10, ..Config::default() };
                 let s = twentyfour::solve(t, &p, &Limits::unlimited(), &config, None).unwrap();
                 assert_eq!(s.moves.len(), d);
                 s.stats.generated

@@ -192,6 +192,22 @@ pub(crate) fn search<S: Split>(engine: &S, root: &S::Node, state: u16, threads: 
     search_from(engine, root, state, threads, engine.h(root))
 }
 
+/// [`search_from`] for the iterations from `first` to `last` only (thresholds of the root's
+/// parity), and, when `promising` is set, the frontier's nodes of each iteration in the
+/// order of their bounds, smallest first (in the last iteration the answer lies under
+/// them more often; every earlier one searches them all anyway). A path found in the first
+/// of these iterations is returned even when a limit stopped the others.
+pub(crate) fn search_between<S: Split>(
+    engine: &S,
+    root: &S::Node,
+    state: u16,
+    threads: usize,
+    (first, last): (u32, u32),
+    promising: bool,
+) -> Outcome {
+    run(engine, root, state, threads, first, last, promising)
+}
+
 /// [`search`] from the threshold `first` on (of the parity of the root's bound, and at
 /// least it): every iteration below it was searched without a solution (by the caller, on
 /// one thread), so `first` is a lower bound already, and the split's iterations go on from
@@ -203,7 +219,20 @@ pub(crate) fn search_from<S: Split>(
     threads: usize,
     first: u32,
 ) -> Outcome {
+    run(engine, root, state, threads, first, S::MAX_BOUND, false)
+}
+
+fn run<S: Split>(
+    engine: &S,
+    root: &S::Node,
+    state: u16,
+    threads: usize,
+    first: u32,
+    last: u32,
+    promising: bool,
+) -> Outcome {
     let h0 = first.max(engine.h(root));
+    let last = last.min(S::MAX_BOUND);
     if engine.is_goal(root) {
         return Outcome { path: Some(Vec::new()), frontier: (0, 0), passes: (0, 0), proven: 0 };
     }
@@ -212,7 +241,10 @@ pub(crate) fn search_from<S: Split>(
     let want = S::ITEMS_PER_THREAD * threads.max(1);
     let want =
         engine.max_nodes().map_or(want, |m| want.min(usize::try_from(m / 2).unwrap_or(want)));
-    let (starts, depth, frontier) = frontier(engine, root, state, want.max(1));
+    let (mut starts, depth, frontier) = frontier(engine, root, state, want.max(1));
+    if promising {
+        starts.sort_by_key(|s| s.h);
+    }
     engine.frontier_done(frontier.0, frontier.1);
     // A node limit of a few intervals is not worth sharing: one thread keeps it exactly.
     let threads =
@@ -246,7 +278,7 @@ pub(crate) fn search_from<S: Split>(
                 }
             }
             let bound = h0 + 2 * k;
-            if k >= shared.best.load(Relaxed) || bound > S::MAX_BOUND {
+            if k >= shared.best.load(Relaxed) || bound > last {
                 break;
             }
             let s = &starts[(item % count) as usize];
@@ -273,8 +305,9 @@ pub(crate) fn search_from<S: Split>(
     });
     let found = shared.found.into_inner().unwrap_or_else(|e| e.into_inner());
     Outcome {
-        // A limit may have stopped an earlier iteration before its end: no claim then.
-        path: if engine.done() { None } else { found.map(|(_, path)| path) },
+        // A limit may have stopped an earlier iteration before its end: no claim then
+        // (none is earlier than the first).
+        path: found.filter(|&(k, _)| k == 0 || !engine.done()).map(|(_, path)| path),
         frontier,
         passes: (shared.expanded.into_inner(), shared.generated.into_inner()),
         proven: h0 + 2 * shared.proven.load(Relaxed),

@@ -105,6 +105,7 @@ pub(crate) fn twentyfour<S: Sampler>(given: &Given<'_>, observer: &mut S) -> Opt
     let config = twentyfour::Config {
         threads: databases.threads.max(1),
         pruning: databases.pruning.map_or(twentyfour::DEFAULT_PRUNING, usize::from),
+        within: None,
     };
     let limits = given.limits(None);
     let s = relay(observer, limits.cancel.as_ref(), |stop, sink| {

@@ -80,11 +80,18 @@ pub struct Config {
     /// The longest move string the pruning machine considers (2: only "never undo the last
     /// move"; see [`Pruner::new`]).
     pub pruning: usize,
+    /// Look only for a path of at most this many moves, shorter than one at hand: a single
+    /// iteration at this threshold (less one when its parity is not the board's), the
+    /// frontier's subtrees of the smallest bound first. A path found is then not claimed
+    /// optimal (unless as long as the bound); an iteration searched to its end without one
+    /// answers [`Status::Limit`] with no reason (no limit fired) and proves the threshold
+    /// plus two a lower bound. `None`: an optimal search.
+    pub within: Option<u32>,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { threads: 1, pruning: DEFAULT_PRUNING }
+        Config { threads: 1, pruning: DEFAULT_PRUNING, within: None }
     }
 }
 
@@ -183,19 +190,28 @@ pub fn solve(
     solution.stats.expanded = watch.expanded.load(Relaxed);
     solution.stats.generated = watch.generated.load(Relaxed);
     solution.stats.seconds = clock.elapsed().as_secs_f64();
+    // Within a threshold, the watch's bound counts only once that iteration is searched.
+    let bound = match config.within {
+        Some(within) if watch.bound.load(Relaxed) <= within => tables.estimate(board),
+        _ => watch.bound.load(Relaxed),
+    };
     match found {
         Some(path) => {
             solution.status = Status::Solved;
-            solution.optimal = true;
-            solution.stats.max_frontier = path.len() as u64;
-            solution.lower_bound = Some(path.len() as u64);
+            let length = path.len() as u64;
+            solution.optimal = config.within.is_none() || length <= u64::from(bound);
+            solution.stats.max_frontier = length;
+            solution.lower_bound =
+                Some(if config.within.is_none() { length } else { u64::from(bound).min(length) });
             solution.moves = Moves(path.iter().map(|&m| Move::ALL[usize::from(m)]).collect());
         }
         None => {
             solution.status = Status::Limit;
-            solution.lower_bound = Some(u64::from(watch.bound.load(Relaxed)));
+            solution.lower_bound = Some(u64::from(bound));
+            // Within a threshold, a search may end with no path and no limit fired.
+            let fired = !watch.done.load(Relaxed) && config.within.is_some();
             let limit = crate::engine::common::limit(watch.which.load(Relaxed), limits);
-            solution.reason = Some(Reason::Limit(limit));
+            solution.reason = (!fired).then_some(Reason::Limit(limit));
         }
     }
     Ok(solution)
@@ -216,6 +232,27 @@ fn search<const L: usize, const S: usize>(
     let engine = KorfEngine::<L, S>::new(tables, pruner);
     let root = engine.root(tables, board);
     watch.bound.store(engine.h(&root), Relaxed);
+    if let Some(within) = config.within {
+        // The threshold of the root's parity at most `within`.
+        let h = engine.h(&root);
+        if within < h {
+            return None;
+        }
+        let threshold = within - (within - h) % 2;
+        let shared = Shared { engine: &engine, watch, h0: h };
+        let out = split::search_between(
+            &shared,
+            &root,
+            pruner.start(),
+            config.threads.max(1),
+            (threshold, threshold),
+            true,
+        );
+        if out.path.is_none() && !watch.done.load(Relaxed) {
+            watch.bound.store(threshold + 2, Relaxed);
+        }
+        return out.path;
+    }
     if config.threads > 1 {
         parallel(&engine, &root, watch, config.threads, pruner.start())
     } else {
