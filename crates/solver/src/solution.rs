@@ -256,8 +256,9 @@ impl fmt::Display for Note {
                         "near-optimal engine (a beam search ranked by Korf & Felner's 6-6-6-6 \
                          tables, one from the goal ranked by Manhattan distance, linear \
                          conflicts and squared distances, then beams and IDA* over windows of \
-                         the path; the tables prove the bound with linear conflict and re-solve \
-                         windows of up to 70 moves): the optimum is at least {lower_bound} \
+                         the path; the tables prove the bound with linear conflict, re-solve \
+                         windows of up to 70 moves and search for an answer two moves \
+                         shorter): the optimum is at least {lower_bound} \
                          moves, so this answer is at most {gap} moves ({percent:.1}%) longer"
                     )
                 } else {
