@@ -192,20 +192,18 @@ pub(crate) fn search<S: Split>(engine: &S, root: &S::Node, state: u16, threads: 
     search_from(engine, root, state, threads, engine.h(root))
 }
 
-/// [`search_from`] for the iterations from `first` to `last` only (thresholds of the root's
-/// parity), and, when `promising` is set, the frontier's nodes of each iteration in the
-/// order of their bounds, smallest first (in the last iteration the answer lies under
-/// them more often; every earlier one searches them all anyway). A path found in the first
-/// of these iterations is returned even when a limit stopped the others.
-pub(crate) fn search_between<S: Split>(
+/// One iteration of [`search`] at `threshold` (of the root's parity), the frontier's nodes
+/// in the order of their bounds, smallest first: a search for any path within the
+/// threshold, where the answer lies under those nodes more often. A path it finds is
+/// returned even when a limit stopped the search afterwards.
+pub(crate) fn search_within<S: Split>(
     engine: &S,
     root: &S::Node,
     state: u16,
     threads: usize,
-    (first, last): (u32, u32),
-    promising: bool,
+    threshold: u32,
 ) -> Outcome {
-    run(engine, root, state, threads, first, last, promising)
+    run(engine, root, state, threads, threshold, threshold, true)
 }
 
 /// [`search`] from the threshold `first` on (of the parity of the root's bound, and at

@@ -209,9 +209,9 @@ pub fn solve(
             solution.status = Status::Limit;
             solution.lower_bound = Some(u64::from(bound));
             // Within a threshold, a search may end with no path and no limit fired.
-            let fired = !watch.done.load(Relaxed) && config.within.is_some();
+            let none_fired = config.within.is_some() && !watch.done.load(Relaxed);
             let limit = crate::engine::common::limit(watch.which.load(Relaxed), limits);
-            solution.reason = (!fired).then_some(Reason::Limit(limit));
+            solution.reason = (!none_fired).then_some(Reason::Limit(limit));
         }
     }
     Ok(solution)
@@ -240,14 +240,8 @@ fn search<const L: usize, const S: usize>(
         }
         let threshold = within - (within - h) % 2;
         let shared = Shared { engine: &engine, watch, h0: h };
-        let out = split::search_between(
-            &shared,
-            &root,
-            pruner.start(),
-            config.threads.max(1),
-            (threshold, threshold),
-            true,
-        );
+        let out =
+            split::search_within(&shared, &root, pruner.start(), config.threads.max(1), threshold);
         if out.path.is_none() && !watch.done.load(Relaxed) {
             watch.bound.store(threshold + 2, Relaxed);
         }
