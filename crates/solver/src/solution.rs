@@ -183,6 +183,9 @@ pub enum Note {
         /// root, the forward beam ranked by them, and windows re-solved over them; otherwise
         /// linear conflict proves the bound.
         tables: bool,
+        /// Whether a beam stopped short of the goal and the reduction solver finished its
+        /// path (before the windows shortened it).
+        finished_by_reduction: bool,
     },
     /// `auto` gave the near-optimal engine this long and it found no answer in time (a
     /// loaded machine, a tight limit), so the reduction solver answered.
@@ -246,7 +249,7 @@ impl fmt::Display for Note {
                     )
                 }
             }
-            Note::Near { lower_bound, length, tables } => {
+            Note::Near { lower_bound, length, tables, finished_by_reduction } => {
                 let gap = (*length as u64).saturating_sub(*lower_bound);
                 let percent =
                     if *lower_bound > 0 { 100.0 * gap as f64 / *lower_bound as f64 } else { 0.0 };
@@ -260,7 +263,7 @@ impl fmt::Display for Note {
                          windows of up to 70 moves and search for an answer two moves \
                          shorter): the optimum is at least {lower_bound} \
                          moves, so this answer is at most {gap} moves ({percent:.1}%) longer"
-                    )
+                    )?;
                 } else {
                     write!(
                         f,
@@ -269,8 +272,15 @@ impl fmt::Display for Note {
                          the path; linear conflict proves the bound): the optimum is at least \
                          {lower_bound} moves, so this answer is at most {gap} moves \
                          ({percent:.1}%) longer"
-                    )
+                    )?;
                 }
+                if *finished_by_reduction {
+                    f.write_str(
+                        "; a beam went round without reaching the goal, and the reduction \
+                         solver finished its path",
+                    )?;
+                }
+                Ok(())
             }
             Note::NearGaveUp { budget } => write!(
                 f,

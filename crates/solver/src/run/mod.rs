@@ -344,6 +344,7 @@ impl Task<'_> {
                         lower_bound: answer.lower_bound,
                         length,
                         tables: answer.tables,
+                        finished_by_reduction: answer.finished_by_reduction,
                     });
                 }
                 if settings.anytime {

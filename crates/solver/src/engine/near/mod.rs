@@ -12,7 +12,13 @@
 //!    children of each layer that rank best by `4 x Manhattan + 5 x conflicts + the sum of
 //!    the tiles' squared distances` (the squares stand for the blank's trips, which
 //!    Manhattan + linear conflict do not count), with a Zobrist set so that no position is
-//!    kept twice. Its cost is `width x depth` whatever the board. One beam goes from the
+//!    kept twice. Its cost is `width x depth` whatever the board. A beam that keeps no
+//!    position it ranks better than all before for 200 layers is going round a basin of
+//!    its ranking (on 10x10 boards the first, narrow beam always did, and on some boards
+//!    every beam: the engine had no answer, and `auto` answered with the reduction
+//!    solver's path, 1,708 moves where this engine now gives 1,072); it stops there, and
+//!    the reduction solver finishes its path from the position it ranked best (the windows
+//!    then shorten the junction; the answer's note says so). One beam goes from the
 //!    board to the goal and one from the goal to the board (its path read backwards): the
 //!    two directions give different paths, and either may be the shorter. On 5x5 with Korf
 //!    & Felner's tables at hand, the forward beam is ranked by their bound instead
@@ -134,6 +140,11 @@
 //!   of 1,024: 6 found; at 10 s each, ties among the frontier's bounds broken by the tables'
 //!   beam's ranking (`4:8:1`) 6 found, by the larger Manhattan distance 5, the frontier
 //!   ordered by that ranking alone 5, against 5 for the bound alone: within the noise.
+//! - step 4 from positions 16, 8 and 4 of the backward beam's path too (after the best
+//!   path's, before the board), where it differs from the best path: that beam saw best
+//!   near the board, where the forward one saw worst. On the 96 boards of DeepCubeA's set
+//!   the plain solve had left above the optimum, `--only` those, one run each way: 97.125
+//!   moves on average against 97.167 without (optimal 94.896; 7 boards shorter each way).
 
 //!
 //! On 6x6 and 7x7, additive pattern databases of small groups were built and measured as
@@ -196,12 +207,24 @@
 //! far more nodes than a root run of seconds gives; the store keeps handing this engine
 //! Korf & Felner's partition alone.
 //!
+//! Nor did more beams between other ends: from each of DeepCubeA's first 20 35-puzzles,
+//! beams of 5,000 from positions 0, 4 and 8 moves along the forward and backward paths to
+//! positions 0, 4 and 8 moves before their ends (the rest of the path kept on either side,
+//! the plain windows after; `diverse::experiment`), the best of 18 paths averaged 132.00
+//! moves against 134.00 for the best of the two plain beams, in 2.66 s a board, where the
+//! plain solve gives 131.70 in about 3 s; joining the board-side stretch of one direction's
+//! path to the goal-side stretch of the other's by a beam (each direction's least informed
+//! part dropped), the best of eight such joins 130.20 against 131.40 on the first ten,
+//! where the plain solve gives 130.20.
+//!
 //! On 6x6 the plain solve ends in about 4 s of the 10 s issue 19 allows, but more of the same
 //! work gains little: beams over windows of 40, 60, 100 and 140 moves instead of 60 and 100
 //! gave the same six lengths on DeepCubeA's first six 35-puzzles (mean 132.33, `bench
 //! puzzle35.txt --algorithm near --threads 2 --timeout 10 --limit 6`); the anytime mode in
 //! 9 s (`--improve 9`) gave 131.00 against 131.70 on the first 20, and 188.97 against 189.10
-//! on 30 uniformly random boards (README, issue 19's figures).
+//! on 30 uniformly random boards (README, issue 19's figures). On 7x7 likewise: on
+//! DeepCubeA's first eight 48-puzzles, `--improve 28` gave 271.00 moves against 273.75
+//! for the plain solve (median 8.2 s a board), where DeepCubeA gives 252.25.
 //!
 //! Every answer is checked by replaying it before it is returned.
 //!
@@ -232,7 +255,7 @@ use std::time::{Duration, Instant};
 use npuzzle_core::{Board, Move, Moves, Parity, Size};
 use thiserror::Error;
 
-use crate::engine::reduction::Budget;
+use crate::engine::reduction::{self, Budget};
 use window::{Ida, Outcome};
 
 /// The most cells the engine takes (12x12): beyond, its beams cost too much memory per
@@ -340,6 +363,9 @@ pub struct Answer {
     /// proved the bound with the rest, the forward beam was ranked by them, windows were
     /// re-solved over them, and they searched for a shorter path at the end.
     pub tables: bool,
+    /// Whether a beam stopped short of its end (it went round without getting closer) and
+    /// the reduction solver finished its path (the windows then shortened it).
+    pub finished_by_reduction: bool,
 }
 
 /// Why [`solve`] returned no answer.
@@ -585,6 +611,7 @@ fn run(
             width: 0,
             nodes: 0,
             tables: false,
+            finished_by_reduction: false,
         });
     }
     // Korf & Felner's tables for this goal: their bound at the root, and windows below.
@@ -620,6 +647,7 @@ fn run(
                     width: 0,
                     nodes: meter.nodes(),
                     tables: true,
+                    finished_by_reduction: false,
                 });
             }
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
@@ -638,6 +666,7 @@ fn run(
                 width: 0,
                 nodes: meter.nodes(),
                 tables: false,
+                finished_by_reduction: false,
             });
         }
         Outcome::Found(_) => {}
@@ -668,16 +697,21 @@ fn run(
     // A shorter answer replaces the best (and is reported); a bound that rose is reported
     // with the best answer (pass that answer again).
     let mut reported = lower_bound;
+    // Returns whether the answer is the new best.
     let mut offer = |moves: Vec<Move>, best: &mut Option<Vec<Move>>, lower_bound: u64| {
         if best.as_ref().is_none_or(|b| moves.len() < b.len()) && replays(board, goal, &moves) {
             better(moves.len(), lower_bound);
             reported = lower_bound;
             *best = Some(moves);
+            return true;
         } else if lower_bound > reported && best.is_some() {
             better(best.as_ref().map_or(0, Vec::len), lower_bound);
             reported = lower_bound;
         }
+        false
     };
+    // Whether the best answer comes from a beam the reduction solver finished.
+    let mut from_finished = false;
     let improve = |moves: &mut Vec<Move>, windows: &[usize], scale: u64| {
         window::drop_loops(board, moves);
         for &w in windows {
@@ -709,13 +743,27 @@ fn run(
         meter.add(made);
         path
     };
+    // A beam that stops short of its end (it went round a basin of its ranking: some 10x10
+    // boards) is finished by the reduction solver from the position it ranked best, and
+    // the windows then shorten the junction.
+    let finished = std::cell::Cell::new(false);
     let search = |back: bool, width: usize, seed: u64, weights: beam::Weights| {
-        if back {
-            let path = beam::search(goal, board, width, seed, max_depth, threads, &meter, weights)?;
-            Some(path.iter().rev().map(|m| m.inverse()).collect::<Vec<Move>>())
-        } else {
-            beam::search(board, goal, width, seed, max_depth, threads, &meter, weights)
-        }
+        finished.set(false);
+        let (from, to) = if back { (goal, board) } else { (board, goal) };
+        let path = match beam::reach(from, to, width, seed, max_depth, threads, &meter, weights) {
+            beam::Reach::Goal(path) => path,
+            beam::Reach::Stopped => return None,
+            beam::Reach::Closest(mut path) => {
+                let mut at = from.clone();
+                for &m in &path {
+                    at.apply(m).ok()?;
+                }
+                path.extend_from_slice(&reduction::solve(&at, to).ok()?.0);
+                finished.set(true);
+                path
+            }
+        };
+        Some(if back { path.iter().rev().map(|m| m.inverse()).collect() } else { path })
     };
     let mut seed = 1u64;
     // The narrow beam first: an answer at once, and the speed of this machine, from which the
@@ -727,7 +775,9 @@ fn run(
         widest = FIRST_WIDTH;
         first_length = moves.len();
         improve(&mut moves, &[], 1);
-        offer(moves, &mut best, lower_bound);
+        if offer(moves, &mut best, lower_bound) {
+            from_finished = finished.get();
+        }
     }
     seed += 1;
     let per_node = clock.elapsed().as_secs_f64() / meter.nodes().max(1) as f64;
@@ -753,7 +803,9 @@ fn run(
         if let Some(mut moves) = first {
             attempts += 1;
             improve(&mut moves, &PLAIN_WINDOWS, 1);
-            offer(moves, &mut best, lower_bound);
+            if offer(moves, &mut best, lower_bound) {
+                from_finished = false;
+            }
         }
         let fit = (TABLE_BEAM_SECONDS / per_width.max(1e-12)) as usize;
         let twidth = narrow(fit.min(TABLE_BEAM_WIDTH).max(calibrate));
@@ -762,7 +814,9 @@ fn run(
                 attempts += 1;
                 widest = widest.max(twidth);
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
-                offer(moves, &mut best, lower_bound);
+                if offer(moves, &mut best, lower_bound) {
+                    from_finished = false;
+                }
             }
         }
         plain_end =
@@ -783,7 +837,9 @@ fn run(
                     first_length = moves.len();
                 }
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
-                offer(moves, &mut best, lower_bound);
+                if offer(moves, &mut best, lower_bound) {
+                    from_finished = finished.get();
+                }
             }
             seed += 1;
         }
@@ -909,16 +965,20 @@ fn run(
                 width = narrow(width.saturating_mul(2));
             }
             round += 1;
-            let path = if !back && table_beam.is_some() {
+            let tabled = !back && table_beam.is_some();
+            let path = if tabled {
                 table_search(width, seed, weights)
             } else {
                 search(back, width, seed, weights)
             };
+            let fin = !tabled && finished.get();
             if let Some(mut moves) = path {
                 attempts += 1;
                 widest = widest.max(width);
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
-                offer(moves, &mut best, lower_bound);
+                if offer(moves, &mut best, lower_bound) {
+                    from_finished = fin;
+                }
             }
             seed += 1;
         }
@@ -936,6 +996,7 @@ fn run(
         width: widest,
         nodes: meter.nodes(),
         tables: tables_ran,
+        finished_by_reduction: from_finished,
     })
 }
 
@@ -963,6 +1024,25 @@ mod tests {
     fn replays_to(board: &Board, goal: &Board, moves: &Moves) -> bool {
         let mut end = board.clone();
         end.apply_all(moves).is_ok() && end == *goal
+    }
+
+    /// A beam that goes round without reaching the goal (the narrow first beam does on
+    /// 10x10 boards) is finished by the reduction solver from its best position: the engine
+    /// still answers, within its bound, and says how.
+    #[test]
+    fn a_beam_that_stalls_is_finished_by_the_reduction_solver() {
+        let goal = Goal::BlankLast.board(Size::new(10, 10).unwrap()).unwrap();
+        let mut rng = Scrambler::new(5);
+        for _ in 0..2 {
+            let board = rng.solvable(&goal);
+            // No root IDA*, and no beam wider than the first.
+            let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 1 };
+            let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
+            assert!(replays_to(&board, &goal, &a.moves), "{board}");
+            assert!(a.finished_by_reduction, "{board}");
+            assert!(a.moves.len() as u64 > a.lower_bound && !a.optimal);
+            assert_eq!(a.width, FIRST_WIDTH);
+        }
     }
 
     /// The beam and the windows (the root IDA* given too few nodes to finish) against the
@@ -1334,5 +1414,101 @@ mod experiment {
                 k + 1
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod diverse {
+    use super::*;
+    use beam::Weights;
+    use npuzzle_core::Goal;
+
+    /// Beams between positions near the board and near the goal of a first pair of paths:
+    /// how the best of k falls with k. `NEAR_FILE=... LIMIT=20 NEAR_WIDTHS=5000 cargo test
+    /// --release -p npuzzle-solver --lib diverse -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement"]
+    fn experiment() {
+        let rows = super::tables_beam::rows();
+        let width: usize = std::env::var("NEAR_WIDTHS").unwrap().parse().unwrap();
+        let offs: Vec<usize> = std::env::var("OFFS")
+            .map_or("0,4,8".into(), |s| s)
+            .split(',')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let meter = Meter::unlimited();
+        let mut all: Vec<Vec<usize>> = Vec::new();
+        let mut secs = 0.0;
+        for (board, _) in &rows {
+            let goal = Goal::BlankLast.board(board.size()).unwrap();
+            let t = std::time::Instant::now();
+            let polish = |m: &mut Vec<Move>| {
+                window::drop_loops(board, m);
+                for w in PLAIN_WINDOWS {
+                    window::pass(board, m, w, window_cap(w), &meter);
+                }
+            };
+            let mut f =
+                beam::search(board, &goal, width, 2, 3000, 2, &meter, Weights::BEST).unwrap();
+            polish(&mut f);
+            let mut b: Vec<Move> =
+                beam::search(&goal, board, width, 3, 3000, 2, &meter, Weights::BEST)
+                    .unwrap()
+                    .iter()
+                    .rev()
+                    .map(|m| m.inverse())
+                    .collect();
+            polish(&mut b);
+            let mut lens = vec![f.len(), b.len()];
+            let fp = walk(board, &f);
+            let bp = walk(board, &b);
+            for &so in &offs {
+                for &to in &offs {
+                    if so == 0 && to == 0 {
+                        continue;
+                    }
+                    for (back, path, pos) in [(false, &f, &fp), (true, &b, &bp)] {
+                        let end = path.len().saturating_sub(to);
+                        if so >= end {
+                            continue;
+                        }
+                        let (s, e) = (&pos[so], &pos[end]);
+                        let mid = if back {
+                            beam::search(e, s, width, 5, 3000, 2, &meter, Weights::BEST)
+                                .map(|p| p.iter().rev().map(|m| m.inverse()).collect::<Vec<Move>>())
+                        } else {
+                            beam::search(s, e, width, 5, 3000, 2, &meter, Weights::BEST)
+                        };
+                        let Some(mid) = mid else { continue };
+                        let mut m = path[..so].to_vec();
+                        m.extend_from_slice(&mid);
+                        m.extend_from_slice(&path[end..]);
+                        polish(&mut m);
+                        assert!(replays(board, &goal, &m));
+                        lens.push(m.len());
+                    }
+                }
+            }
+            secs += t.elapsed().as_secs_f64();
+            eprintln!("{lens:?}");
+            all.push(lens);
+        }
+        let n = all.len() as f64;
+        let k_max = all.iter().map(Vec::len).min().unwrap();
+        for k in 1..=k_max {
+            let mean = all.iter().map(|l| *l[..k].iter().min().unwrap()).sum::<usize>() as f64 / n;
+            eprintln!("best of {k}: {mean:.2}");
+        }
+        eprintln!("{:.2} s a board", secs / n);
+    }
+
+    fn walk(board: &Board, path: &[Move]) -> Vec<Board> {
+        let mut at = board.clone();
+        let mut v = vec![at.clone()];
+        for &m in path {
+            at.apply(m).unwrap();
+            v.push(at.clone());
+        }
+        v
     }
 }
