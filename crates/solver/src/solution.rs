@@ -187,11 +187,12 @@ pub enum Note {
         /// path (before the windows shortened it).
         finished_by_reduction: bool,
     },
-    /// `auto` gave the near-optimal engine this long and it found no answer in time (a
-    /// loaded machine, a tight limit), so the reduction solver answered.
+    /// The near-optimal engine, a step of `auto`, stopped at a limit before its first
+    /// answer (its time: a loaded machine, a tight limit; or a memory limit below its
+    /// narrowest beam; or the node limit), so the reduction solver answered.
     NearGaveUp {
-        /// The time it was given.
-        budget: Duration,
+        /// The limit that stopped it: for time, the time it was given.
+        limit: Limit,
     },
     /// The reduction solver's anytime mode improved its first answer.
     Improved {
@@ -282,12 +283,28 @@ impl fmt::Display for Note {
                 }
                 Ok(())
             }
-            Note::NearGaveUp { budget } => write!(
-                f,
-                "the near-optimal engine found no answer within {:.1} s, so auto answered with \
-                 the reduction solver",
-                budget.as_secs_f64()
-            ),
+            Note::NearGaveUp { limit } => {
+                match limit {
+                    Limit::Memory(bytes) => write!(
+                        f,
+                        "the near-optimal engine's narrowest beam needs more memory than this \
+                         solve's share of the memory limit ({} MiB)",
+                        bytes >> 20
+                    )?,
+                    Limit::Nodes(n) => write!(
+                        f,
+                        "the near-optimal engine found no answer within the node limit ({})",
+                        thousands(*n)
+                    )?,
+                    Limit::Time(t) => write!(
+                        f,
+                        "the near-optimal engine found no answer within {:.1} s",
+                        t.as_secs_f64()
+                    )?,
+                    Limit::Cancelled => f.write_str("the near-optimal engine was stopped")?,
+                }
+                f.write_str(", so auto answered with the reduction solver")
+            }
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")
             }
@@ -462,7 +479,7 @@ mod tests {
     fn notes_join_into_one_line() {
         let mut s = Solution::without_moves(Status::Solved, Algorithm::Reduction, None);
         s.notes = vec![
-            Note::NearGaveUp { budget: Duration::from_secs(4) },
+            Note::NearGaveUp { limit: Limit::Time(Duration::from_secs(4)) },
             Note::Reduction { lower_bound: 655 },
         ];
         assert_eq!(

@@ -167,3 +167,27 @@ fn a_watched_search_says_when_it_cannot_run_the_heuristic_asked_for() {
         }
     }
 }
+
+/// When `auto`'s near-optimal step stops before an answer, the note says which limit
+/// stopped it: a memory limit below its narrowest beam is not "no answer within 48 s".
+#[test]
+fn auto_says_which_limit_stopped_the_near_engine() {
+    let goal = Goal::BlankLast.board(Size::new(10, 10).unwrap()).unwrap();
+    let board = Scrambler::new(3).solvable(&goal);
+    let options = Options {
+        limits: Limits { max_memory: Some(1 << 20), ..Limits::default() },
+        ..Options::default()
+    };
+    let s = Solver::new().solve(&board, &goal, &options).unwrap();
+    assert_eq!((s.status, s.algorithm), (Status::Solved, Algorithm::Reduction));
+    assert!(
+        matches!(s.notes[0], Note::NearGaveUp { limit: npuzzle_solver::Limit::Memory(_) }),
+        "{:?}",
+        s.notes
+    );
+    let note = s.note().unwrap();
+    assert!(note.contains("needs more memory") && !note.contains("within"), "{note}");
+    let mut end = board.clone();
+    end.apply_all(&s.moves).unwrap();
+    assert_eq!(end, goal);
+}

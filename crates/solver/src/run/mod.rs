@@ -380,14 +380,17 @@ impl Task<'_> {
                 stats: Stats { seconds: self.seconds(), ..Stats::default() },
                 ..base
             },
-            Err(NearError::Interrupted) => {
+            Err(NearError::Interrupted { nodes }) => {
                 let timed_out = timeout.is_some_and(|t| self.clock.elapsed() >= t);
                 let limit = match (self.cancelled(), timed_out, self.limits.max_nodes) {
                     (true, _, _) => Limit::Cancelled,
                     (false, false, Some(max)) => Limit::Nodes(max),
                     _ => Limit::Time(timeout.unwrap_or_default()),
                 };
-                stopped(Reason::Limit(limit))
+                let mut solution = stopped(Reason::Limit(limit));
+                solution.stats.expanded = nodes;
+                solution.stats.generated = nodes;
+                solution
             }
             Err(NearError::Memory) => {
                 stopped(Reason::Limit(Limit::Memory(self.limits.max_memory.unwrap_or(0))))
@@ -658,7 +661,13 @@ pub(crate) fn solve<S: Sampler>(
                 let heuristic = solution.heuristic.unwrap_or(crate::HeuristicKind::LinearConflict);
                 notes.push(Note::OptimalAttemptGaveUp { heuristic, budget });
             }
-            Step::Near { budget: Some(budget), .. } => notes.push(Note::NearGaveUp { budget }),
+            Step::Near { budget: Some(budget), .. } => {
+                let limit = match solution.limit() {
+                    Some(l @ (Limit::Memory(_) | Limit::Nodes(_))) => l,
+                    _ => Limit::Time(budget),
+                };
+                notes.push(Note::NearGaveUp { limit });
+            }
             // A weighted A* that gave up leaves nothing to say about the next answer.
             Step::Search { algorithm: SearchAlgorithm::WAStar, .. } => {
                 notes.retain(|n| !matches!(n, Note::WeightedAStar { .. }));

@@ -391,7 +391,10 @@ pub enum NearError {
     /// The budget ran out, the flag was raised or the node limit was passed before a first
     /// answer.
     #[error("no answer yet when the limits stopped the search")]
-    Interrupted,
+    Interrupted {
+        /// Nodes made until then.
+        nodes: u64,
+    },
     /// Not even the narrowest beam fits the memory limit.
     #[error("the memory limit leaves no room for a search")]
     Memory,
@@ -987,7 +990,7 @@ fn run(
         }
     }
     let Some(moves) = best else {
-        return Err(NearError::Interrupted);
+        return Err(NearError::Interrupted { nodes: meter.nodes() });
     };
     let optimal = moves.len() as u64 == lower_bound;
     Ok(Answer {
@@ -1198,7 +1201,7 @@ mod tests {
         // Raised before the start: no answer, and says so.
         let mut cancelled = settings(60);
         cancelled.budget = cancelled.budget.with_cancel(Arc::new(AtomicBool::new(true)));
-        assert_eq!(solve(&board, &goal, &cancelled), Err(NearError::Interrupted));
+        assert!(matches!(solve(&board, &goal, &cancelled), Err(NearError::Interrupted { .. })));
     }
 
     #[test]
@@ -1207,7 +1210,10 @@ mod tests {
         let board = Scrambler::new(10).solvable(&goal);
         let mut few = settings(60);
         few.max_nodes = Some(100);
-        assert_eq!(solve(&board, &goal, &few), Err(NearError::Interrupted));
+        assert!(matches!(
+            solve(&board, &goal, &few),
+            Err(NearError::Interrupted { nodes }) if nodes > 0
+        ));
         let mut tiny = settings(60);
         tiny.max_memory = Some(1000);
         assert_eq!(solve(&board, &goal, &tiny), Err(NearError::Memory));
