@@ -16,12 +16,13 @@
 //!    position it ranks better than all before for 200 layers is going round a basin of
 //!    its ranking (on 10x10 boards the first, narrow beam always did, and on some boards
 //!    every beam: the engine had no answer, and `auto` answered with the reduction
-//!    solver's path, 1,708 moves where this engine now gives 1,072; on strips of 100
+//!    solver's path, 1,708 moves where this engine now gives 1,070; on strips of 100
 //!    cells, 25x4, 20x5, 5x20 and 4x25, every beam went round: 2,782, 2,338, 2,186 and
-//!    2,612 moves from the reduction solver after 15 s, now 2,666, 2,064, 1,766 and 2,330
-//!    in 9 to 13 s, `--timeout 20`, seeds 1, 1, 1, 2); it stops there, and
-//!    the reduction solver finishes its path from the position it ranked best (the windows
-//!    then shorten the junction; the answer's note says so). One beam goes from the
+//!    2,612 moves from the reduction solver after 15 s, now 2,452, 1,956, 1,630 and 2,182
+//!    in 12 to 14 s, `--timeout 20`, seeds 1, 1, 1, 2); it stops there, and
+//!    the reduction solver finishes its path from the position it ranked best (for a wide
+//!    beam its anytime mode, for a second: `FINISH_SECONDS`; the windows then shorten the
+//!    junction; the answer's note says so). One beam goes from the
 //!    board to the goal and one from the goal to the board (its path read backwards): the
 //!    two directions give different paths, and either may be the shorter. On 5x5 with Korf
 //!    & Felner's tables at hand, the forward beam is ranked by their bound instead
@@ -403,6 +404,13 @@ pub enum NearError {
 /// Nodes of the root IDA* run that proves the lower bound (about a tenth of a second).
 const PROBE_NODES: u64 = 1_500_000;
 
+/// How long the reduction solver's anytime mode may finish a wide beam that stalled (the
+/// narrow first beam is finished by its plain solve, in milliseconds). On 100-cell strips,
+/// where every beam stalls (`solve --timeout 20`, `scramble --seed` 1, 1, 1, 2): 25x4
+/// 2,452 moves, 20x5 1,956, 5x20 1,630, 4x25 2,182, against 2,666, 2,064, 1,766 and 2,330
+/// with the plain solve, for 2 to 3 s more a board.
+const FINISH_SECONDS: f64 = 1.0;
+
 /// The first, narrow beam: an answer within milliseconds, whatever comes after.
 const FIRST_WIDTH: usize = 64;
 
@@ -764,7 +772,27 @@ fn run(
                 for &m in &path {
                     at.apply(m).ok()?;
                 }
-                path.extend_from_slice(&reduction::solve(&at, to).ok()?.0);
+                let tail = if width > FIRST_WIDTH {
+                    let secs = FINISH_SECONDS.min(
+                        settings
+                            .budget
+                            .deadline
+                            .saturating_duration_since(Instant::now())
+                            .as_secs_f64(),
+                    );
+                    let mut budget = Budget::for_duration(Duration::from_secs_f64(secs));
+                    if let Some(flag) = meter.cancel_flag() {
+                        budget = budget.with_cancel(flag);
+                    }
+                    match reduction::solve_anytime(&at, to, budget) {
+                        Ok(report) => report.moves,
+                        // Too little time left for its first answer: the plain one.
+                        Err(_) => reduction::solve(&at, to).ok()?,
+                    }
+                } else {
+                    reduction::solve(&at, to).ok()?
+                };
+                path.extend_from_slice(&tail.0);
                 finished.set(true);
                 path
             }
@@ -1049,6 +1077,15 @@ mod tests {
             assert!(a.moves.len() as u64 > a.lower_bound && !a.optimal);
             assert_eq!(a.width, FIRST_WIDTH);
         }
+        // On a 20x5 strip every beam stalls; the wider ones are finished by the reduction
+        // solver's anytime mode (`FINISH_SECONDS`), within the budget.
+        let goal = Goal::BlankLast.board(Size::new(20, 5).unwrap()).unwrap();
+        let board = Scrambler::new(1).solvable(&goal);
+        let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256 };
+        let a = run(&board, &goal, &settings(6), schedule, &mut |_, _| {}).unwrap();
+        assert!(replays_to(&board, &goal, &a.moves));
+        assert!(a.finished_by_reduction);
+        assert_eq!(a.width, 256);
     }
 
     /// The beam and the windows (the root IDA* given too few nodes to finish) against the
