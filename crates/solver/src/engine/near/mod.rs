@@ -773,17 +773,11 @@ fn run(
                     at.apply(m).ok()?;
                 }
                 let tail = if width > FIRST_WIDTH {
-                    let secs = FINISH_SECONDS.min(
-                        settings
-                            .budget
-                            .deadline
-                            .saturating_duration_since(Instant::now())
-                            .as_secs_f64(),
-                    );
-                    let mut budget = Budget::for_duration(Duration::from_secs_f64(secs));
-                    if let Some(flag) = meter.cancel_flag() {
-                        budget = budget.with_cancel(flag);
-                    }
+                    let soon = Instant::now() + Duration::from_secs_f64(FINISH_SECONDS);
+                    let budget = Budget {
+                        deadline: soon.min(settings.budget.deadline),
+                        ..settings.budget.clone()
+                    };
                     match reduction::solve_anytime(&at, to, budget) {
                         Ok(report) => report.moves,
                         // Too little time left for its first answer: the plain one.
