@@ -39,9 +39,14 @@ const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 /// the near-optimal engine ([`crate::engine::near`]).
 pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 
-/// The largest boards (10x10) `auto` gives the near-optimal engine; beyond, the reduction
-/// solver.
-pub const AUTO_NEAR_MAX_CELLS: usize = 100;
+/// The largest boards (12x12, all the near-optimal engine takes) `auto` gives the
+/// near-optimal engine; beyond, the reduction solver. On 11x11 and 12x12 the engine's
+/// answers are a fifth to a quarter shorter than the reduction solver's (with its two
+/// beams) within 5 s (`solve --algorithm near --timeout 5` on `scramble --size 11x11`,
+/// `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves against 1,879 to 2,828);
+/// with a second or two it can be longer (2,762 against 2,498 on 12x12, seed 1), and
+/// then `auto` answers with the reduction solver's.
+pub const AUTO_NEAR_MAX_CELLS: usize = crate::engine::near::MAX_CELLS;
 
 /// The largest boards (4x4) `auto`'s IDA* takes a pattern database from the solver's store
 /// for: beyond, the store's small partition is too weak to answer in time (the 24-puzzle's
@@ -49,7 +54,7 @@ pub const AUTO_NEAR_MAX_CELLS: usize = 100;
 /// size.
 pub const AUTO_DB_CELLS: usize = 16;
 
-/// Boards of more than 100 cells (the near-optimal engine's) and up to this many (50x50) get
+/// Boards of more than 144 cells (the near-optimal engine's) and up to this many (50x50) get
 /// [`AUTO_REDUCTION_BEAMS`] beam searches of the reduction solver's anytime mode from `auto`
 /// after its first answer, even without `improve`: on 32x32 the first answer comes in
 /// about 27 ms and the beams take 4 % off it in about 0.5 s. A number of beams rather than
@@ -295,9 +300,10 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   `options.optimal_attempt` ([`AUTO_OPTIMAL_BUDGET`] by default), then weighted A*, then
 ///   the reduction solver;
 /// - 17 to 24 cells (4x5, ...): weighted A* for up to a second, then the reduction solver;
-/// - 25 to 100 cells (5x5 to 10x10, any shape): the near-optimal engine (with
+/// - 25 to 144 cells (5x5 to 12x12, any shape): the near-optimal engine (with
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
-///   solver;
+///   solver (with [`AUTO_REDUCTION_BEAMS`] beams above 100 cells), which also answers when
+///   its answer is the shorter (a tight timeout, a slow machine);
 /// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
 ///   [`AUTO_REDUCTION_BEAMS`] beam searches of its anytime mode (with `options.improve`, its
 ///   anytime mode until the timeout);
@@ -387,9 +393,12 @@ pub fn plan_for(
             // when the near-optimal engine has found nothing in its share of the timeout
             // (a loaded machine, a tight limit).
             let budget = options.limits.timeout.map(|t| t.mul_f64(AUTO_ATTEMPT_SHARE));
+            // Above 100 cells, what `auto` answered before the near-optimal engine took
+            // them: never a longer answer than that.
+            let beams = if cells > 100 { AUTO_REDUCTION_BEAMS } else { 0 };
             vec![
                 Step::Near { improve: options.improve, budget },
-                Step::Reduction { improve: false, beams: 0 },
+                Step::Reduction { improve: false, beams },
             ]
         }
         Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
@@ -514,7 +523,13 @@ mod tests {
             let near = Step::Near { improve: false, budget: Some(Duration::from_secs(48)) };
             assert_eq!(steps, [near, Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
         }
-        for (w, h) in [(11, 10), (16, 16), (32, 32), (50, 50)] {
+        for (w, h) in [(11, 10), (12, 12), (4, 36), (9, 16)] {
+            let steps = plan(size(w, h), &auto).unwrap().steps;
+            let near = Step::Near { improve: false, budget: Some(Duration::from_secs(48)) };
+            let then = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
+            assert_eq!(steps, [near, then], "{w}x{h}");
+        }
+        for (w, h) in [(13, 12), (16, 16), (32, 32), (50, 50)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             let want = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [want], "{w}x{h}");
@@ -563,7 +578,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            plan(size(12, 12), &improve).unwrap().steps,
+            plan(size(13, 12), &improve).unwrap().steps,
             [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]
         );
     }

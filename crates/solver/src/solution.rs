@@ -194,6 +194,15 @@ pub enum Note {
         /// The limit that stopped it: for time, the time it was given.
         limit: Limit,
     },
+    /// The near-optimal engine, a step of `auto`, answered, but with a longer path than the
+    /// reduction solver's (in a short budget: a tight limit, a slow machine, the largest
+    /// boards it takes), so the reduction solver's answer is given.
+    NearLonger {
+        /// The near-optimal engine's answer's length.
+        length: usize,
+        /// The seconds it took.
+        seconds: f64,
+    },
     /// The reduction solver's anytime mode improved its first answer.
     Improved {
         /// The first answer's length.
@@ -305,6 +314,12 @@ impl fmt::Display for Note {
                 }
                 f.write_str(", so auto answered with the reduction solver")
             }
+            Note::NearLonger { length, seconds } => write!(
+                f,
+                "the near-optimal engine's answer in {seconds:.1} s was longer ({} moves), so \
+                 auto answered with the reduction solver",
+                thousands(*length as u64)
+            ),
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")
             }
@@ -424,7 +439,8 @@ impl Solution {
             text.push_str("not proven optimal: ");
         }
         for (i, note) in self.notes.iter().enumerate() {
-            let after_gave_up = i > 0 && matches!(self.notes[i - 1], Note::NearGaveUp { .. });
+            let after_gave_up = i > 0
+                && matches!(self.notes[i - 1], Note::NearGaveUp { .. } | Note::NearLonger { .. });
             let sep = match (i, note) {
                 (0, _) => "",
                 (_, Note::Improved { .. } | Note::HeuristicNotUsed { .. } | Note::Near { .. }) => {

@@ -191,3 +191,44 @@ fn auto_says_which_limit_stopped_the_near_engine() {
     end.apply_all(&s.moves).unwrap();
     assert_eq!(end, goal);
 }
+
+/// `auto` gives the near-optimal engine boards of up to 144 cells; in a budget too short for
+/// its answer to beat the reduction solver's (a 12x12 in a second: its first, narrow beam,
+/// about 10 % longer), `auto` answers with the reduction solver's, says why, and keeps the
+/// bound the engine proved. Its answer is never longer than the reduction solver's.
+#[test]
+fn auto_answers_the_shorter_of_the_near_engine_and_the_reduction_solver() {
+    let goal = Goal::BlankLast.board(Size::new(12, 12).unwrap()).unwrap();
+    let board = Scrambler::new(1).solvable(&goal);
+    let solver = Solver::new();
+    let reduction =
+        Options { algorithm: npuzzle_solver::Algorithm::Reduction, ..Options::default() };
+    let plain = solver.solve(&board, &goal, &reduction).unwrap();
+    let tight = Options {
+        limits: Limits { timeout: Some(std::time::Duration::from_secs(1)), ..Limits::default() },
+        ..Options::default()
+    };
+    let s = solver.solve(&board, &goal, &tight).unwrap();
+    assert_eq!((s.status, s.algorithm, s.heuristic), (Status::Solved, Algorithm::Reduction, None));
+    let Note::NearLonger { length, .. } = s.notes[0] else {
+        panic!("{:?}", s.notes);
+    };
+    assert!(s.moves.len() < length && s.moves.len() <= plain.moves.len(), "{length} {s:?}");
+    let note = s.note().unwrap();
+    assert!(note.contains("answer in") && note.contains("was longer"), "{note}");
+    assert!(s.lower_bound > plain.lower_bound, "{:?} {:?}", s.lower_bound, plain.lower_bound);
+    let mut end = board.clone();
+    end.apply_all(&s.moves).unwrap();
+    assert_eq!(end, goal);
+    // With a few seconds, the engine's answer (about a fifth shorter here).
+    let roomy = Options {
+        limits: Limits { timeout: Some(std::time::Duration::from_secs(5)), ..Limits::default() },
+        ..Options::default()
+    };
+    let s = solver.solve(&board, &goal, &roomy).unwrap();
+    assert_eq!((s.status, s.algorithm), (Status::Solved, Algorithm::Near), "{:?}", s.notes);
+    assert!(s.moves.len() < plain.moves.len(), "{} {}", s.moves.len(), plain.moves.len());
+    let mut end = board.clone();
+    end.apply_all(&s.moves).unwrap();
+    assert_eq!(end, goal);
+}

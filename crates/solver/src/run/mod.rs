@@ -627,6 +627,26 @@ pub(crate) fn solve<S: Sampler>(
             _ => task.run(step, &mut observer),
         };
         let mut solution = run.solution;
+        // The near-optimal engine's answer in a short budget (a tight timeout, a slow
+        // machine, the largest boards it takes) can be longer than the reduction solver's,
+        // which comes in milliseconds: `auto` answers with the shorter.
+        if let (Step::Near { .. }, Some(next @ Step::Reduction { .. })) =
+            (step, plan.steps.get(i + 1))
+        {
+            if solution.status == Status::Solved && !solution.optimal && !task.cancelled() {
+                let other = task.run(next, &mut observer).solution;
+                if other.status == Status::Solved && other.moves.len() < solution.moves.len() {
+                    notes.push(Note::NearLonger {
+                        length: solution.moves.len(),
+                        seconds: solution.stats.seconds,
+                    });
+                    proven = proven.max(solution.lower_bound);
+                    expanded += solution.stats.expanded;
+                    generated += solution.stats.generated;
+                    solution = other;
+                }
+            }
+        }
         // A step of `auto` that ran out of memory hands over too: the next steps (weighted
         // A*, the reduction solver) need far less, and `auto` always answers.
         let out_of_memory =
