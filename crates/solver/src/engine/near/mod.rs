@@ -149,6 +149,16 @@
 //!   near the board, where the forward one saw worst. On the 96 boards of DeepCubeA's set
 //!   the plain solve had left above the optimum, `--only` those, one run each way: 97.125
 //!   moves on average against 97.167 without (optimal 94.896; 7 boards shorter each way).
+//! - more time for step 4 where the answer is 6 or more above the bound: 30 s instead of
+//!   `TABLE_SEARCH_END_WIDE`'s 9, on DeepCubeA's first 100 24-puzzles (`bench puzzle24.txt
+//!   --algorithm near --threads 2 --timeout 40 --limit 100`, against `--timeout 10`): 89.68
+//!   moves against 89.70 (optimal 89.46): of the ten answers above the optimum, one reached
+//!   it (#20, 111 to 109); 14 more answers were proven optimal (mean bound 85.9 against
+//!   85.2), for 1,432 s in all against 585 s, the same median (4.0 s). And the catalogue of
+//!   seven partitions for step 4 alone (the beams and windows over Korf & Felner's), on
+//!   those ten boards: at 9 s one more optimal (#49) and one longer (#20, 113 moves: the
+//!   beams' widths follow the machine's speed), at 30 s one (#89). The answers left above
+//!   the optimum need far more than a few times these searches' time.
 
 //!
 //! On 6x6 and 7x7, additive pattern databases of small groups were built and measured as
