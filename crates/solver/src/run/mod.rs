@@ -644,6 +644,10 @@ pub(crate) fn solve<S: Sampler>(
                     expanded += solution.stats.expanded;
                     generated += solution.stats.generated;
                     solution = other;
+                } else {
+                    // The answer counts the whole solve, this comparison included.
+                    expanded += other.stats.expanded;
+                    generated += other.stats.generated;
                 }
             }
         }
