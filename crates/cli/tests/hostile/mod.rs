@@ -198,12 +198,18 @@ fn signalled(args: &[&str], signal: &str, delay: Duration) -> (Option<i32>, Stri
 /// A 15-puzzle that takes IDA* without a database far longer than these tests wait.
 const SLOW_4: &str = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
 
+/// A 5x4 board (`scramble --size 5x4 --seed 3`): `check --optimal` has no database for
+/// 20 cells, so its IDA* + linear conflict runs far longer than these tests wait. (On
+/// `SLOW_4` it builds the small 4x4 database and proves the optimum in about a second, on
+/// an idle machine before the signal came.)
+const SLOW_20: &str = "12 17 1 11 13/6 0 2 3 5/10 19 14 15 16/18 9 7 8 4";
+
 #[test]
 fn ctrl_c_during_check_optimal_killed_it_silently() {
     // Moves that reach the goal (weighted A* finds them at once): only the optimum is open.
-    let moves = npuzzle(&["solve", "-a", "wastar", "-f", "moves", SLOW_4]).stdout;
+    let moves = npuzzle(&["solve", "-a", "wastar", "-f", "moves", SLOW_20]).stdout;
     let (code, stdout, stderr) = signalled(
-        &["check", "--optimal", SLOW_4, moves.trim(), "--timeout", "120"],
+        &["check", "--optimal", SLOW_20, moves.trim(), "--timeout", "120"],
         "INT",
         Duration::from_millis(1500),
     );
