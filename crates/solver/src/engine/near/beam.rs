@@ -204,32 +204,21 @@ pub(crate) enum Reach {
     Stopped,
 }
 
-/// Searches from `board` to `goal` keeping `width` nodes a layer, for at most `max_depth`
-/// layers, on `threads` threads. `None` when the depth ran out, the beam stalled or died
-/// out ([`Reach::Closest`]), or `meter` said stop (it is asked once a layer, and counts the
-/// children made).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the search's own knobs, each a plain value; every caller names them in one place"
-)]
-pub(crate) fn search(
-    board: &Board,
-    goal: &Board,
-    width: usize,
-    seed: u64,
-    max_depth: usize,
-    threads: usize,
-    meter: &Meter,
-    weights: Weights,
-) -> Option<Vec<Move>> {
-    match reach(board, goal, width, seed, max_depth, threads, meter, weights) {
-        Reach::Goal(path) => Some(path),
-        Reach::Closest(_) | Reach::Stopped => None,
+impl Reach {
+    /// The path when the beam reached the goal; `None` otherwise.
+    pub(crate) fn goal(self) -> Option<Vec<Move>> {
+        match self {
+            Reach::Goal(path) => Some(path),
+            Reach::Closest(_) | Reach::Stopped => None,
+        }
     }
 }
 
-/// [`search`], telling a beam that stopped short of the goal ([`Reach::Closest`], with the
-/// path to its best position) from one the meter stopped.
+/// Searches from `board` to `goal` keeping `width` nodes a layer, for at most `max_depth`
+/// layers, on `threads` threads: the path to the goal, or, when the depth ran out or the
+/// beam stalled or died out, the path to its best position ([`Reach::Closest`]), or
+/// [`Reach::Stopped`] when `meter` said stop (it is asked once a layer, and counts the
+/// children made).
 #[expect(
     clippy::too_many_arguments,
     reason = "the search's own knobs, each a plain value; every caller names them in one place"
@@ -419,7 +408,8 @@ mod tests {
             let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
             let board = Scrambler::new(11).solvable(&goal);
             let moves =
-                search(&board, &goal, width, 3, 10_000, 2, &Meter::unlimited(), Weights::BEST)
+                reach(&board, &goal, width, 3, 10_000, 2, &Meter::unlimited(), Weights::BEST)
+                    .goal()
                     .expect("a path");
             let mut end = board.clone();
             end.apply_all(&Moves(moves)).unwrap();
@@ -481,8 +471,9 @@ mod tests {
         let plain = Weights { md: 4, lc: 5, squares: 0 };
         for seed in 0..3 {
             let board = Scrambler::new(seed).solvable(&goal);
-            let run =
-                |weights| search(&board, &goal, 2000, 1, 3000, 2, &Meter::unlimited(), weights);
+            let run = |weights| {
+                reach(&board, &goal, 2000, 1, 3000, 2, &Meter::unlimited(), weights).goal()
+            };
             let (Some(a), Some(b)) = (run(Weights::BEST), run(plain)) else { continue };
             for moves in [&a, &b] {
                 let mut end = board.clone();
@@ -525,7 +516,7 @@ mod tests {
     fn a_solved_board_needs_no_moves() {
         let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
         assert_eq!(
-            search(&goal, &goal, 10, 1, 10, 1, &Meter::unlimited(), Weights::BEST),
+            reach(&goal, &goal, 10, 1, 10, 1, &Meter::unlimited(), Weights::BEST).goal(),
             Some(Vec::new())
         );
     }

@@ -1317,7 +1317,8 @@ mod tables_beam {
                 for (board, optimal) in &rows {
                     let t = Instant::now();
                     let mut moves = if p[0] == 0 {
-                        beam::search(board, &goal, width, 2, 2000, 2, &meter, beam::Weights::BEST)
+                        beam::reach(board, &goal, width, 2, 2000, 2, &meter, beam::Weights::BEST)
+                            .goal()
                             .unwrap()
                     } else {
                         let w = tbeam::Weights { md: p[0], extra: p[1], squares: p[2] };
@@ -1431,10 +1432,11 @@ mod experiment {
             for (k, &(back, weights)) in variants.iter().enumerate() {
                 let t = Instant::now();
                 let path = if back {
-                    beam::search(&goal, board, width, 2, 3000, 2, &meter, weights)
+                    beam::reach(&goal, board, width, 2, 3000, 2, &meter, weights)
+                        .goal()
                         .map(|p| p.iter().rev().map(|m| m.inverse()).collect::<Vec<Move>>())
                 } else {
-                    beam::search(board, &goal, width, 2, 3000, 2, &meter, weights)
+                    beam::reach(board, &goal, width, 2, 3000, 2, &meter, weights).goal()
                 };
                 let len = match path {
                     Some(mut moves) => {
@@ -1499,10 +1501,11 @@ mod diverse {
                 }
             };
             let mut f =
-                beam::search(board, &goal, width, 2, 3000, 2, &meter, Weights::BEST).unwrap();
+                beam::reach(board, &goal, width, 2, 3000, 2, &meter, Weights::BEST).goal().unwrap();
             polish(&mut f);
             let mut b: Vec<Move> =
-                beam::search(&goal, board, width, 3, 3000, 2, &meter, Weights::BEST)
+                beam::reach(&goal, board, width, 3, 3000, 2, &meter, Weights::BEST)
+                    .goal()
                     .unwrap()
                     .iter()
                     .rev()
@@ -1524,10 +1527,11 @@ mod diverse {
                         }
                         let (s, e) = (&pos[so], &pos[end]);
                         let mid = if back {
-                            beam::search(e, s, width, 5, 3000, 2, &meter, Weights::BEST)
+                            beam::reach(e, s, width, 5, 3000, 2, &meter, Weights::BEST)
+                                .goal()
                                 .map(|p| p.iter().rev().map(|m| m.inverse()).collect::<Vec<Move>>())
                         } else {
-                            beam::search(s, e, width, 5, 3000, 2, &meter, Weights::BEST)
+                            beam::reach(s, e, width, 5, 3000, 2, &meter, Weights::BEST).goal()
                         };
                         let Some(mid) = mid else { continue };
                         let mut m = path[..so].to_vec();

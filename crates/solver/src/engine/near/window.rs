@@ -243,7 +243,7 @@ pub(crate) fn rebeam(
     let stop = || meter.stop() || until.is_some_and(|t| std::time::Instant::now() >= t);
     slide(start, moves, window, stop, |at, end, len| {
         seed += 1;
-        super::beam::search(
+        super::beam::reach(
             at,
             end,
             width,
@@ -253,6 +253,7 @@ pub(crate) fn rebeam(
             meter,
             super::beam::Weights::BEST,
         )
+        .goal()
     })
 }
 
@@ -356,7 +357,7 @@ mod tests {
         for seed in 0..4 {
             let mut s = Scrambler::new(seed);
             let board = s.solvable(&goal);
-            let mut moves = super::super::beam::search(
+            let mut moves = super::super::beam::reach(
                 &board,
                 &goal,
                 20,
@@ -366,6 +367,7 @@ mod tests {
                 &Meter::unlimited(),
                 super::super::beam::Weights::BEST,
             )
+            .goal()
             .unwrap();
             let first = moves.len();
             drop_loops(&board, &mut moves);
