@@ -161,45 +161,43 @@
 //!   the optimum need far more than a few times these searches' time.
 
 //!
-//! On 6x6 and 7x7, additive pattern databases of small groups were built and measured as
-//! bounds (blank-unaware, so that one set of tables serves every goal of a size, the
-//! windows' ends included; exact breadth-first distances, checked admissible against every
-//! position of 3x3 and 2x4): on DeepCubeA's first 20 35-puzzles, Manhattan + linear
-//! conflict averages 98.30, 2x2 blocks 95.80 (0.65 s to build), rows of 3 cells 94.80, of
-//! 5 cells 94.70 (58 s to build), and the larger of 2x2 blocks and linear conflict 98.40;
-//! on 20 random 6x6 boards 140.10 against 138.20, on 20 random 7x7 221.80 against 218.90.
-//! Groups this small miss the conflicts across them that linear conflict counts in every
-//! row and column, and counting the blank's moves within a group does not make up for it:
-//! blank-aware groups of five (a pattern tile's move costs 1, the blank's moves between
-//! them are free; seven groups of 5 cells, each a 2x2 block and one cell beside it along
-//! bands of two rows, blank-last goal, 60 MB each indexed directly, about 5 minutes to
-//! build the seven on two cores; the crate's `blank_aware_pdb` example) average 98.40 on
-//! the same 20 boards against 98.30, and the larger of both 99.30. Groups of six take
-//! gigabytes on 36 cells. Walking distance (the crate's, for up to 4x4) does not extend
-//! either: its abstract states (for each row, how many of its tiles belong to each goal
-//! row, and the blank's row) number 24,964 on 4x4, 65.7 M on 5x5, where Korf & Felner's
-//! tables serve, and 2.1 x 10^12 on 6x6 (counted: the count matrices with the board's row
-//! and column sums, for each row of the blank). So the bound stays Manhattan + linear
-//! conflict raised by IDA*, and no such tables are built. Nor did a ranking learned from answers: a cost for each
-//! tile on each cell (1,296 numbers, plus a weight for the conflicts) fitted by least
-//! squares to the moves left at every position of this engine's answers to 150 uniformly
-//! random 6x6 boards (beams of 2,000 and the windows, each answer and its transpose,
-//! about 60,000 positions), in place of the squared distances, gave 150.40 moves on
-//! DeepCubeA's first ten 35-puzzles at a width of 5,000 against 136.00 with the squares;
-//! alone (with its own conflicts' weight, no Manhattan term), most beams died out before
-//! the goal. The fitted costs are noisy from cell to cell, and the moves left on this
-//! engine's own answers teach it its own detours. Also measured on the first 20 35-puzzles
-//! at a width of 10,000 and not kept: ranking each child by its best grandchild as well
-//! (135.3 moves to 134.7 for 1.8 times the time, where a beam twice as wide gives 134.6);
-//! other terms than the squared distances (the reduction's carrying cost `dx + dy + 4
-//! max(dx, dy)` 146.2, both 140.5, `d^2 + max(dx, dy)^2` 136.4, `d^2 + d^3 / 4` 137.5,
-//! first row and column weighted double 136.7, against 135.3); and the forward and backward
-//! beams meeting (every position the forward beam kept, looked up in the backward beam's
-//! layers): they met only at their ends, never shorter than the better of the two. Nor do
-//! more rankings add much to the two directions: on the first 20, beams of 5,000 with the
-//! plain windows (`near::experiment`, 0.15 s each) gave 136.90 moves forward with `4:5:1`,
-//! 134.30 for the better of both directions, 133.90 with `4:10:1` both ways too, and
-//! 133.30 for the best of twelve (`4:5:1`, `4:10:1`, `12:15:1`, `2:3:1`, `8:5:1`, `6:5:1`,
+//! On 6x6 and 7x7, additive pattern databases of small groups were built and measured as bounds
+//! (blank-unaware, so that one set of tables serves every goal of a size, the windows' ends
+//! included; exact breadth-first distances, checked admissible against every position of 3x3
+//! and 2x4): on DeepCubeA's first 20 35-puzzles, Manhattan + linear conflict averages 98.30,
+//! 2x2 blocks 95.80 (0.65 s to build), rows of 3 cells 94.80, of 5 cells 94.70 (58 s to build),
+//! and the larger of 2x2 blocks and linear conflict 98.40; on 20 random 6x6 boards 140.10
+//! against 138.20, on 20 random 7x7 221.80 against 218.90. Groups this small miss the conflicts
+//! across them that linear conflict counts in every row and column, and counting the blank's
+//! moves within a group does not make up for it: blank-aware groups of five (a pattern tile's
+//! move costs 1, the blank's moves between them are free; seven groups of 5 cells, each a 2x2
+//! block and one cell beside it along bands of two rows, blank-last goal, 60 MB each indexed
+//! directly, about 5 minutes to build the seven on two cores; the crate's `blank_aware_pdb`
+//! example) average 98.40 on the same 20 boards against 98.30, and the larger of both 99.30.
+//! Groups of six take gigabytes on 36 cells. Walking distance (the crate's, for up to 4x4) does
+//! not extend either: its abstract states (for each row, how many of its tiles belong to each
+//! goal row, and the blank's row) number 24,964 on 4x4, 65.7 M on 5x5, where Korf & Felner's
+//! tables serve, and 2.1 x 10^12 on 6x6 (counted: the count matrices with the board's row and
+//! column sums, for each row of the blank). So the bound stays Manhattan + linear conflict
+//! raised by IDA*, and no such tables are built. Nor did a ranking learned from answers: a cost
+//! for each tile on each cell (1,296 numbers, plus a weight for the conflicts) fitted by least
+//! squares to the moves left at every position of this engine's answers to 150 uniformly random
+//! 6x6 boards (beams of 2,000 and the windows, each answer and its transpose, about 60,000
+//! positions), in place of the squared distances, gave 150.40 moves on DeepCubeA's first ten
+//! 35-puzzles at a width of 5,000 against 136.00 with the squares; alone (with its own
+//! conflicts' weight, no Manhattan term), most beams died out before the goal. The fitted costs
+//! are noisy from cell to cell, and the moves left on this engine's own answers teach it its
+//! own detours. Also measured on the first 20 35-puzzles at a width of 10,000 and not kept:
+//! ranking each child by its best grandchild as well (135.3 moves to 134.7 for 1.8 times the
+//! time, where a beam twice as wide gives 134.6); other terms than the squared distances (the
+//! reduction's carrying cost `dx + dy + 4 max(dx, dy)` 146.2, both 140.5, `d^2 + max(dx, dy)^2`
+//! 136.4, `d^2 + d^3 / 4` 137.5, first row and column weighted double 136.7, against 135.3);
+//! and the forward and backward beams meeting (every position the forward beam kept, looked up
+//! in the backward beam's layers): they met only at their ends, never shorter than the better
+//! of the two. Nor do more rankings add much to the two directions: on the first 20, beams of
+//! 5,000 with the plain windows (`near::experiment`, 0.15 s each) gave 136.90 moves forward
+//! with `4:5:1`, 134.30 for the better of both directions, 133.90 with `4:10:1` both ways too,
+//! and 133.30 for the best of twelve (`4:5:1`, `4:10:1`, `12:15:1`, `2:3:1`, `8:5:1`, `6:5:1`,
 //! each both ways), against 131.70 for the plain solve and 126.60 for DeepCubeA.
 //!
 //! Nor is there much left to gain inside the path. On 6x6 the windows whose blank stays
