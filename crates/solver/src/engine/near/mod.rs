@@ -1309,6 +1309,15 @@ mod tables_beam {
     use npuzzle_core::Goal;
     use std::time::Instant;
 
+    /// The plain solve's improvement of a measurement's path: loops cut out, then the
+    /// plain windows.
+    pub(super) fn shorten(board: &Board, moves: &mut Vec<Move>, meter: &Meter) {
+        window::drop_loops(board, moves);
+        for w in PLAIN_WINDOWS {
+            window::pass(board, moves, w, window_cap(w), meter);
+        }
+    }
+
     /// The boards of the measurements' instance file `NEAR_FILE`, with their optimal
     /// lengths (0 where the file gives none): `LIMIT` of them (20) after the first `SKIP`.
     pub(super) fn rows() -> Vec<(Board, usize)> {
@@ -1357,10 +1366,7 @@ mod tables_beam {
                             .unwrap()
                     };
                     secs += t.elapsed().as_secs_f64();
-                    window::drop_loops(board, &mut moves);
-                    for w in PLAIN_WINDOWS {
-                        window::pass(board, &mut moves, w, window_cap(w), &meter);
-                    }
+                    shorten(board, &mut moves, &meter);
                     assert!(replays(board, &goal, &moves));
                     total += moves.len();
                     opt += optimal;
@@ -1470,10 +1476,7 @@ mod experiment {
                 };
                 let len = match path {
                     Some(mut moves) => {
-                        window::drop_loops(board, &mut moves);
-                        for w in PLAIN_WINDOWS {
-                            window::pass(board, &mut moves, w, window_cap(w), &meter);
-                        }
+                        super::tables_beam::shorten(board, &mut moves, &meter);
                         assert!(replays(board, &goal, &moves));
                         moves.len()
                     }
@@ -1524,12 +1527,7 @@ mod diverse {
         for (board, _) in &rows {
             let goal = Goal::BlankLast.board(board.size()).unwrap();
             let t = std::time::Instant::now();
-            let polish = |m: &mut Vec<Move>| {
-                window::drop_loops(board, m);
-                for w in PLAIN_WINDOWS {
-                    window::pass(board, m, w, window_cap(w), &meter);
-                }
-            };
+            let polish = |m: &mut Vec<Move>| super::tables_beam::shorten(board, m, &meter);
             let mut f =
                 beam::reach(board, &goal, width, 2, 3000, 2, &meter, Weights::BEST).goal().unwrap();
             polish(&mut f);

@@ -19,12 +19,6 @@ fn experiment() {
     let rows = super::tables_beam::rows();
     let goal = Goal::BlankLast.board(rows[0].0.size()).unwrap();
     let meter = Meter::unlimited();
-    let shorten = |board: &Board, moves: &mut Vec<Move>| {
-        window::drop_loops(board, moves);
-        for w in PLAIN_WINDOWS {
-            window::pass(board, moves, w, window_cap(w), &meter);
-        }
-    };
     for v in std::env::var("PILOT").unwrap().split(',') {
         let x: Vec<usize> = v.split(':').map(|x| x.parse().unwrap()).collect();
         let (width, steps) = (x[0], x[1]);
@@ -62,7 +56,7 @@ fn experiment() {
                 pos.apply(m).unwrap();
                 prefix.push(m);
             }
-            shorten(board, &mut best);
+            super::tables_beam::shorten(board, &mut best, &meter);
             assert!(replays(board, &goal, &best));
             secs += t.elapsed().as_secs_f64();
             total += best.len();

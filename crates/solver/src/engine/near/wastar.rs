@@ -145,10 +145,7 @@ fn experiment() {
                 continue;
             };
             let raw = moves.len();
-            window::drop_loops(board, &mut moves);
-            for w in PLAIN_WINDOWS {
-                window::pass(board, &mut moves, w, window_cap(w), &meter);
-            }
+            super::tables_beam::shorten(board, &mut moves, &meter);
             assert!(replays(board, &goal, &moves));
             found += 1;
             total += moves.len();
