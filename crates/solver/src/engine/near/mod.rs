@@ -39,9 +39,9 @@
 //!    re-searched by narrower beams between their ends, in the plain solve's time left.
 //!    On 5x5, when Korf & Felner's tables are at hand ([`Settings::tables`]: cached, never
 //!    built for this), IDA* over them runs from the root for 5 M nodes first (it solves
-//!    the easier boards optimally, and raises the bound on the others), and windows of 40 to 70 moves that end
-//!    with the blank in a corner are re-solved optimally over them (the tables serve any
-//!    goal with a corner blank), for about a second more.
+//!    the easier boards optimally, and raises the bound on the others), and windows of 40
+//!    to 70 moves that end with the blank in a corner are re-solved optimally over them
+//!    (the tables serve any goal with a corner blank), for about a second more.
 //! 4. **Searches for a shorter path** (5x5, with the tables): IDA* over the tables within
 //!    the best length less two (one iteration at that threshold, `twentyfour::Config::
 //!    within`), first from positions 20, 16, …, 4 moves along the best path (each for the
@@ -233,6 +233,19 @@
 //! part dropped), the best of eight such joins 130.20 against 131.40 on the first ten,
 //! where the plain solve gives 130.20.
 //!
+//! Nor did solving the board in two parts, as people and the reduction solver do: a beam
+//! until the tiles of the first row and column are home (ranked `p x (4 md + squares)` over
+//! them, `4 md + squares` over the others and `5 x` the conflicts, so that the rest is
+//! tidied on the way), then this engine on the board left, one row and one column smaller
+//! (on 6x6 a 5x5 with Korf & Felner's tables, which this engine answers within about half
+//! a move of the optimum), the plain windows over the whole path after (`peel::experiment`).
+//! On DeepCubeA's first ten 35-puzzles: 141.40 moves, of which the peel 82.10 (p = 2,
+//! width 20,000), 141.60 (p = 1), 143.60 (p = 4), 140.80 (p = 2, width 100,000), against
+//! 130.20 for the plain solve in the same run, longer on every board; on the first ten
+//! 48-puzzles, the 6x6 left to this engine: 284.80 (the peel 190.60) against 271.20. A path
+//! made to bring one row and column home first pays about ten moves on 6x6 for it, more
+//! than a near-optimal 5x5 gives back.
+//!
 //! On 6x6 the plain solve ends in about 4 s of the 10 s issue 19 allows, but more of the same
 //! work gains little: beams over windows of 40, 60, 100 and 140 moves instead of 60 and 100
 //! gave the same six lengths on DeepCubeA's first six 35-puzzles (mean 132.33, `bench
@@ -287,6 +300,8 @@
 
 pub(crate) mod beam;
 mod heuristic;
+#[cfg(test)]
+mod peel;
 #[cfg(test)]
 mod pilot;
 #[cfg(test)]
@@ -493,10 +508,11 @@ fn plain_seconds(cells: usize) -> f64 {
 const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
 
 /// The share of `plain_seconds` for each plain beam (two on boards up to 42 cells, forward
-/// and backward, four beyond: see `plain_beams`); the rest goes to the beams over windows. Measured on DeepCubeA's first six 6x6 boards with
-/// beams of 40,000: forward 138, 125, 166, 119, 138, 106; backward 130, 133, 168, 127, 146,
-/// 114. Beyond about 10,000 a wider beam barely helps (132.7 moves at 10,000, 132.0 at
-/// 40,000), so a second direction is the better use of the time.
+/// and backward, four beyond: see `plain_beams`); the rest goes to the beams over windows.
+/// Measured on DeepCubeA's first six 6x6 boards with beams of 40,000: forward 138, 125,
+/// 166, 119, 138, 106; backward 130, 133, 168, 127, 146, 114. Beyond about 10,000 a wider
+/// beam barely helps (132.7 moves at 10,000, 132.0 at 40,000), so a second direction is the
+/// better use of the time.
 const PLAIN_SHARE: f64 = 0.3;
 
 /// The beams of a plain solve on `cells` cells: direction (backward when `true`) and
@@ -1375,7 +1391,8 @@ mod tables_beam {
                 }
                 let k = rows.len() as f64;
                 eprintln!(
-                    "{v} width {width}: mean {:.2} (optimal {:.2}, {hits} optimal) beam {:.2}s excess {each:?}",
+                    "{v} width {width}: mean {:.2} (optimal {:.2}, {hits} optimal) \
+                     beam {:.2}s excess {each:?}",
                     total as f64 / k,
                     opt as f64 / k,
                     secs / k
