@@ -1,5 +1,7 @@
-//! A measurement, not part of the engine: peel the first row and column by a beam, then
-//! solve the board left (one row and one column smaller) with the engine.
+//! Measurements, not part of the engine: peel the first row and column by a beam, then
+//! solve the board left (one row and one column smaller) with the engine (`experiment`,
+//! see "What did not help" in the module's docs); and big boards in strips of rows by such
+//! beams (`strips`, see the reduction solver's docs).
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +13,8 @@ use super::*;
 
 /// A beam from `board` until every tile of `stage` (by tile number) is home: children
 /// ranked by `p x (4 md + squares)` over the stage's tiles, `4 md + squares` over the
-/// others, and `5 x` the conflicts. The path, when it got there.
+/// others, `5 x` the conflicts, and `STRIP_BLANK` (0 unless set) times the blank's distance
+/// to the nearest tile of the stage not home. The path, when it got there.
 fn peel_beam(
     board: &Board,
     goal: &Board,
@@ -21,6 +24,7 @@ fn peel_beam(
     max_depth: usize,
 ) -> Option<Vec<Move>> {
     let n = board.tiles().len();
+    let blank_w: u64 = std::env::var("STRIP_BLANK").map_or(0, |s| s.parse().unwrap());
     let eval = Evaluator::new(goal);
     let next = Neighbours::new(board.width(), board.height());
     let zobrist = Zobrist::new(n);
@@ -70,7 +74,20 @@ fn peel_beam(
                 }
                 let lc2 = (lc as i32 + dl) as u32;
                 let h = zobrist.moved(hash, tile, from, blank);
-                let score = u64::from(p * s2 + o2 + 5 * lc2);
+                let mut score = u64::from(p * s2 + o2 + 5 * lc2);
+                if blank_w > 0 {
+                    // The blank's distance to the nearest stage tile not home.
+                    let w = board.width();
+                    let (bx, by) = (from % w, from / w);
+                    let near = state
+                        .iter()
+                        .enumerate()
+                        .filter(|&(c, &t)| stage[usize::from(t)] && eval.distance(t, c) > 0)
+                        .map(|(c, _)| (c % w).abs_diff(bx) + (c / w).abs_diff(by))
+                        .min()
+                        .unwrap_or(1);
+                    score += blank_w * near as u64;
+                }
                 let mixed = (h ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
                 children.push((score << 24 | mixed, s2, o2, lc2, h, i as u32, m as u8));
             }
@@ -109,6 +126,7 @@ fn peel_beam(
             return Some(path);
         }
     }
+    eprintln!("  no way: the best stage part {:?}", nodes.iter().map(|n| n.0).min());
     None
 }
 
@@ -214,5 +232,88 @@ fn experiment() {
             plain_total as f64 / k,
             time / k
         );
+    }
+}
+
+/// The rows `top..` of `board`, with the tiles renumbered as the goal's rows `top..` number
+/// them (and that goal): the board left when the rows above are home.
+fn rows_from(board: &Board, goal: &Board, top: usize) -> (Board, Board) {
+    let (w, h) = (board.width(), board.height());
+    let size = Size::new(w, h - top).unwrap();
+    let mut label = vec![0u16; w * h];
+    let mut sub_goal = Vec::new();
+    let mut k = 0u16;
+    for y in top..h {
+        for x in 0..w {
+            let t = goal.get(x, y);
+            if t != 0 {
+                k += 1;
+                label[usize::from(t)] = k;
+            }
+            sub_goal.push(label[usize::from(t)]);
+        }
+    }
+    let sub = (top..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| label[usize::from(board.get(x, y))])
+        .collect();
+    (Board::new(size, sub).unwrap(), Board::new(size, sub_goal).unwrap())
+}
+
+/// Big boards in strips: a beam (`peel_beam`) until the next `k` rows are home, on the rows
+/// left, until `rest` rows are left, which the reduction solver finishes. Against the
+/// reduction solver alone, as ratios to the Manhattan distance. `STRIP=size:k:width:p:rest
+/// COUNT=3 [STRIP_BLANK=20] cargo test --release -p npuzzle-solver --lib peel::strips -- --ignored
+/// --nocapture`
+#[test]
+#[ignore = "a measurement, not a test"]
+fn strips() {
+    let count: u64 = std::env::var("COUNT").map_or(3, |s| s.parse().unwrap());
+    for v in std::env::var("STRIP").unwrap().split(',') {
+        let x: Vec<usize> = v.split(':').map(|x| x.parse().unwrap()).collect();
+        let (n, k, width, p, rest_rows) = (x[0], x[1], x[2], x[3] as u32, x[4]);
+        let goal = Goal::BlankLast.board(Size::new(n, n).unwrap()).unwrap();
+        let (mut ours, mut theirs, mut time) = (0.0, 0.0, 0.0);
+        for seed in 0..count {
+            let board = npuzzle_core::Scrambler::new(seed).solvable(&goal);
+            let md = reduction::manhattan_lower_bound(&board, &goal) as f64;
+            let t = Instant::now();
+            let mut pos = board.clone();
+            let mut moves: Vec<Move> = Vec::new();
+            let mut top = 0;
+            let mut failed = false;
+            while n - top > rest_rows {
+                let rows = k.min(n - top - rest_rows);
+                let (sub, sub_goal) = rows_from(&pos, &goal, top);
+                let mut stage = vec![false; sub.tiles().len()];
+                for y in 0..rows {
+                    for x in 0..n {
+                        stage[usize::from(sub_goal.get(x, y))] = true;
+                    }
+                }
+                stage[0] = false;
+                let Some(path) = peel_beam(&sub, &sub_goal, &stage, width, p, 20_000) else {
+                    failed = true;
+                    break;
+                };
+                pos.apply_all(&npuzzle_core::Moves(path.clone())).unwrap();
+                moves.extend(path);
+                top += rows;
+            }
+            if failed {
+                eprintln!("  seed {seed}: a strip's beam found no way");
+                continue;
+            }
+            let (sub, sub_goal) = rows_from(&pos, &goal, top);
+            moves.extend(reduction::solve(&sub, &sub_goal).unwrap().0);
+            time += t.elapsed().as_secs_f64();
+            assert!(replays(&board, &goal, &moves));
+            let plain = reduction::solve(&board, &goal).unwrap().len() as f64;
+            eprintln!("  seed {seed}: {:.3} against {:.3}", moves.len() as f64 / md, plain / md);
+            ours += moves.len() as f64 / md;
+            theirs += plain / md;
+        }
+        let c = count as f64;
+        eprintln!("{v}: {:.3} against {:.3}, {:.2} s a board", ours / c, theirs / c, time / c);
     }
 }

@@ -102,10 +102,19 @@
 //! 2 to 4 blank moves per cell: the route plans make those moves tidy more (4 % fewer moves),
 //! but a tile still travels at 3 moves a cell on a staircase and 5 on a straight stretch.
 //! Several tiles carried together (a chain of `k` tiles moving along its own axis costs
-//! `2 + 3 / k` moves per tile and cell), or a search over whole-board states (a beam over a
-//! strip of lines ranked by Manhattan, conflicts and the squared distances of the strip's
-//! tiles) that finds such moves itself, were not built: a beam over whole 32x32 states
-//! copies 2 KB a node and a layer, for some 40,000 layers.
+//! `2 + 3 / k` moves per tile and cell) were not built. A search over whole-board states
+//! that would find such moves itself was tried and does not get there, even with no time
+//! limit (`near::peel::strips`, 2026-11-27): a beam over the rows left, until the next one
+//! or two rows are home, ranked by `p x (4 x Manhattan + squared distances)` over the
+//! strip's tiles, the same with weight 1 over the others and `5 x` the conflicts (with or
+//! without a term for the blank's distance to the nearest strip tile not home), on 16x16
+//! boards at widths of 100 and 1,000 and `p` from 1 to 100, never brought its strip home
+//! within 20,000 layers: the strip's tiles stayed some cells from home (a single row's
+//! last tiles too: their way in goes through the tiles already home, which the ranking
+//! forbids). The near-optimal engine's beams work on whole boards up to 12x12 because
+//! every tile counts there; a strip's sparse tiles leave the blank on plateaus. And a
+//! beam over whole 32x32 states would copy 2 KB a node and a layer, for some 40,000
+//! layers, within the second.
 //!
 //! # Example
 //! ```
