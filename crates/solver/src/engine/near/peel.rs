@@ -130,33 +130,24 @@ fn peel_beam(
     None
 }
 
-/// The board left when the first row and column are home: its cells from (1, 1) on, each
-/// tile renumbered as the goal's sub-board numbers it (and that goal).
-fn rest(board: &Board, goal: &Board) -> (Board, Board) {
+/// The board left when the rows above `top` and the columns left of `left` are home: its
+/// cells from (`left`, `top`) on, each tile renumbered as the goal's sub-board numbers it
+/// (and that goal).
+fn sub_board(board: &Board, goal: &Board, left: usize, top: usize) -> (Board, Board) {
     let (w, h) = (board.width(), board.height());
-    let size = Size::new(w - 1, h - 1).unwrap();
+    let size = Size::new(w - left, h - top).unwrap();
+    let cells = || (top..h).flat_map(move |y| (left..w).map(move |x| (x, y)));
     let mut label = vec![0u16; w * h];
-    let mut sub_goal = Vec::new();
     let mut k = 0u16;
-    for y in 1..h {
-        for x in 1..w {
-            let t = goal.get(x, y);
-            if t == 0 {
-                sub_goal.push(0);
-            } else {
-                k += 1;
-                label[usize::from(t)] = k;
-                sub_goal.push(k);
-            }
+    for (x, y) in cells() {
+        let t = goal.get(x, y);
+        if t != 0 {
+            k += 1;
+            label[usize::from(t)] = k;
         }
     }
-    let mut sub = Vec::new();
-    for y in 1..h {
-        for x in 1..w {
-            let t = board.get(x, y);
-            sub.push(if t == 0 { 0 } else { label[usize::from(t)] });
-        }
-    }
+    let sub = cells().map(|(x, y)| label[usize::from(board.get(x, y))]).collect();
+    let sub_goal = cells().map(|(x, y)| label[usize::from(goal.get(x, y))]).collect();
     (Board::new(size, sub).unwrap(), Board::new(size, sub_goal).unwrap())
 }
 
@@ -205,7 +196,7 @@ fn experiment() {
             };
             let mut mid = board.clone();
             mid.apply_all(&npuzzle_core::Moves(peel.clone())).unwrap();
-            let (sub, sub_goal) = rest(&mid, &goal);
+            let (sub, sub_goal) = sub_board(&mid, &goal, 1, 1);
             let mut settings = Settings::new(Budget::for_duration(Duration::from_secs_f64(secs)));
             settings.tables = tables.clone();
             let answer = solve(&sub, &sub_goal, &settings).unwrap();
@@ -235,31 +226,6 @@ fn experiment() {
     }
 }
 
-/// The rows `top..` of `board`, with the tiles renumbered as the goal's rows `top..` number
-/// them (and that goal): the board left when the rows above are home.
-fn rows_from(board: &Board, goal: &Board, top: usize) -> (Board, Board) {
-    let (w, h) = (board.width(), board.height());
-    let size = Size::new(w, h - top).unwrap();
-    let mut label = vec![0u16; w * h];
-    let mut sub_goal = Vec::new();
-    let mut k = 0u16;
-    for y in top..h {
-        for x in 0..w {
-            let t = goal.get(x, y);
-            if t != 0 {
-                k += 1;
-                label[usize::from(t)] = k;
-            }
-            sub_goal.push(label[usize::from(t)]);
-        }
-    }
-    let sub = (top..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .map(|(x, y)| label[usize::from(board.get(x, y))])
-        .collect();
-    (Board::new(size, sub).unwrap(), Board::new(size, sub_goal).unwrap())
-}
-
 /// Big boards in strips: a beam (`peel_beam`) until the next `k` rows are home, on the rows
 /// left, until `rest` rows are left, which the reduction solver finishes. Against the
 /// reduction solver alone, as ratios to the Manhattan distance. `STRIP=size:k:width:p:rest
@@ -284,7 +250,7 @@ fn strips() {
             let mut failed = false;
             while n - top > rest_rows {
                 let rows = k.min(n - top - rest_rows);
-                let (sub, sub_goal) = rows_from(&pos, &goal, top);
+                let (sub, sub_goal) = sub_board(&pos, &goal, 0, top);
                 let mut stage = vec![false; sub.tiles().len()];
                 for y in 0..rows {
                     for x in 0..n {
@@ -304,7 +270,7 @@ fn strips() {
                 eprintln!("  seed {seed}: a strip's beam found no way");
                 continue;
             }
-            let (sub, sub_goal) = rows_from(&pos, &goal, top);
+            let (sub, sub_goal) = sub_board(&pos, &goal, 0, top);
             moves.extend(reduction::solve(&sub, &sub_goal).unwrap().0);
             time += t.elapsed().as_secs_f64();
             assert!(replays(&board, &goal, &moves));
