@@ -193,9 +193,9 @@
 //! reduction's carrying cost `dx + dy + 4 max(dx, dy)` 146.2, both 140.5, `d^2 + max(dx, dy)^2`
 //! 136.4, `d^2 + d^3 / 4` 137.5, first row and column weighted double 136.7, against 135.3);
 //! terms added to `4:5:1` at a width of 5,000 (136.90 without; 2026-11-27, in a scratch
-//! copy of the beam): the blank's distance to the tile farthest from home, 137.50 at weight
-//! 1 and 141.10 at 5; its distance to the nearest tile not home (beams no longer reached
-//! the goal); the inversions of the row-major and column-major orders (what Takahashi's
+//! copy of the beam): the blank's distance to the tile farthest from home, 137.60 at weight
+//! 1, 139.00 at 2 and 141.70 at 5; its distance to the nearest tile not home, less one,
+//! 136.90 at weights 1 and 4 (it is next to one nearly always); the inversions of the row-major and column-major orders (what Takahashi's
 //! inversion distance divides, kept up to date move by move), 137.20 at a quarter, 141.10
 //! at 1; and the forward and backward beams meeting (every position the forward beam kept, looked up
 //! in the backward beam's layers): they met only at their ends, never shorter than the better

@@ -76,9 +76,10 @@ fn peel_beam(
                 let h = zobrist.moved(hash, tile, from, blank);
                 let mut score = u64::from(p * s2 + o2 + 5 * lc2);
                 if blank_w > 0 {
-                    // The blank's distance to the nearest stage tile not home.
+                    // The blank's distance to the nearest stage tile not home, in the child.
                     let w = board.width();
                     let (bx, by) = (from % w, from / w);
+                    state.swap(from, blank);
                     let near = state
                         .iter()
                         .enumerate()
@@ -86,6 +87,7 @@ fn peel_beam(
                         .map(|(c, _)| (c % w).abs_diff(bx) + (c / w).abs_diff(by))
                         .min()
                         .unwrap_or(1);
+                    state.swap(from, blank);
                     score += blank_w * near as u64;
                 }
                 let mixed = (h ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
