@@ -195,10 +195,11 @@
 //! terms added to `4:5:1` at a width of 5,000 (136.90 without; 2026-11-27, in a scratch
 //! copy of the beam): the blank's distance to the tile farthest from home, 137.60 at weight
 //! 1, 139.00 at 2 and 141.70 at 5; its distance to the nearest tile not home, less one,
-//! 136.90 at weights 1 and 4 (it is next to one nearly always); the inversions of the row-major and column-major orders (what Takahashi's
-//! inversion distance divides, kept up to date move by move), 137.20 at a quarter, 141.10
-//! at 1; and the forward and backward beams meeting (every position the forward beam kept, looked up
-//! in the backward beam's layers): they met only at their ends, never shorter than the better
+//! 136.90 at weights 1 and 4 (it is next to one nearly always); the inversions of the
+//! row-major and column-major orders (what Takahashi's inversion distance divides, kept up
+//! to date move by move), 137.20 at a quarter, 141.10 at 1; and the forward and backward
+//! beams meeting (every position the forward beam kept, looked up in the backward beam's
+//! layers): they met only at their ends, never shorter than the better
 //! of the two. Nor do more rankings add much to the two directions: on the first 20, beams of
 //! 5,000 with the plain windows (`near::experiment`, 0.15 s each) gave 136.90 moves forward
 //! with `4:5:1`, 134.30 for the better of both directions, 133.90 with `4:10:1` both ways too,
