@@ -1226,7 +1226,7 @@ const SLOW_4: &str = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
 
 #[test]
 fn a_timeout_only_limits_and_improving_is_asked_for_separately() {
-    let big = npuzzle(&["scramble", "-s", "13x12", "--seed", "4"]).stdout;
+    let big = npuzzle(&["scramble", "-s", "17x16", "--seed", "4"]).stdout;
     let run = npuzzle(&["solve", "--timeout", "30", "-f", "json", big.trim()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let r = &run.json_lines()[0];

@@ -39,8 +39,10 @@ const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 /// the near-optimal engine ([`crate::engine::near`]).
 pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 
-/// The largest boards (12x12, all the near-optimal engine takes) `auto` gives the
-/// near-optimal engine; beyond, the reduction solver. On 11x11 and 12x12 the engine's
+/// The largest boards (16x16, all the near-optimal engine takes) `auto` gives the
+/// near-optimal engine; beyond, the reduction solver. On 13x13 to 16x16 the engine's
+/// answers are about a quarter shorter than the reduction solver's in about 26 s (README,
+/// issue 19's figures: 10 seeded boards of each size). On 11x11 and 12x12 the engine's
 /// answers are a fifth to a quarter shorter than the reduction solver's (with its two
 /// beams) within 5 s (`solve --algorithm near --timeout 5` on `scramble --size 11x11`,
 /// `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves against 1,879 to 2,828);
@@ -54,7 +56,7 @@ pub const AUTO_NEAR_MAX_CELLS: usize = crate::engine::near::MAX_CELLS;
 /// size.
 pub const AUTO_DB_CELLS: usize = 16;
 
-/// Boards of more than 144 cells (the near-optimal engine's) and up to this many (50x50) get
+/// Boards of more than 256 cells (the near-optimal engine's) and up to this many (50x50) get
 /// [`AUTO_REDUCTION_BEAMS`] beam searches of the reduction solver's anytime mode from `auto`
 /// after its first answer, even without `improve`: on 32x32 the first answer comes in
 /// about 27 ms and the beams take 4 % off it in about 0.5 s. A number of beams rather than
@@ -300,7 +302,7 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   `options.optimal_attempt` ([`AUTO_OPTIMAL_BUDGET`] by default), then weighted A*, then
 ///   the reduction solver;
 /// - 17 to 24 cells (4x5, ...): weighted A* for up to a second, then the reduction solver;
-/// - 25 to 144 cells (5x5 to 12x12, any shape): the near-optimal engine (with
+/// - 25 to 256 cells (5x5 to 16x16, any shape): the near-optimal engine (with
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
 ///   solver (with [`AUTO_REDUCTION_BEAMS`] beams above 100 cells), which also answers when
 ///   its answer is the shorter (a tight timeout, a slow machine);
@@ -523,13 +525,13 @@ mod tests {
             let near = Step::Near { improve: false, budget: Some(Duration::from_secs(48)) };
             assert_eq!(steps, [near, Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
         }
-        for (w, h) in [(11, 10), (12, 12), (4, 36), (9, 16)] {
+        for (w, h) in [(11, 10), (12, 12), (4, 36), (9, 16), (13, 12), (16, 16), (32, 8)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             let near = Step::Near { improve: false, budget: Some(Duration::from_secs(48)) };
             let then = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [near, then], "{w}x{h}");
         }
-        for (w, h) in [(13, 12), (16, 16), (32, 32), (50, 50)] {
+        for (w, h) in [(17, 16), (20, 20), (32, 32), (50, 50)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             let want = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [want], "{w}x{h}");
@@ -578,7 +580,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            plan(size(13, 12), &improve).unwrap().steps,
+            plan(size(17, 16), &improve).unwrap().steps,
             [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]
         );
     }
@@ -617,7 +619,7 @@ mod tests {
         let table = Options { algorithm: Algorithm::Table, ..Options::default() };
         assert_eq!(plan(size(3, 4), &table), Err(SolveError::TableTooLarge(12)));
         let near = Options { algorithm: Algorithm::Near, ..Options::default() };
-        assert_eq!(plan(size(13, 12), &near), Err(SolveError::NearTooLarge(156)));
+        assert_eq!(plan(size(17, 16), &near), Err(SolveError::NearTooLarge(272)));
         let step = Step::Near { improve: false, budget: None };
         assert_eq!(plan(size(3, 3), &near).unwrap().steps, [step]);
         for weight in [0.5, f64::NAN, f64::INFINITY] {

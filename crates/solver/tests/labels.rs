@@ -192,7 +192,7 @@ fn auto_says_which_limit_stopped_the_near_engine() {
     assert_eq!(end, goal);
 }
 
-/// `auto` gives the near-optimal engine boards of up to 144 cells; in a budget too short for
+/// `auto` gives the near-optimal engine boards of up to 256 cells; in a budget too short for
 /// its answer to beat the reduction solver's (a 12x12 in a second: its first, narrow beam,
 /// about 10 % longer), `auto` answers with the reduction solver's, says why, and keeps the
 /// bound the engine proved. Its answer is never longer than the reduction solver's.

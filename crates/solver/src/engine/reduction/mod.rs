@@ -114,9 +114,10 @@
 //! forbids, and a strip's sparse tiles leave the blank on plateaus), with `p` = 1 the beam
 //! tidies the other tiles instead. On 6x6 it does get there (two seeded boards, strips of
 //! one row at a width of 5,000, `p` = 1: 1.75 times Manhattan against the reduction's 2.61),
-//! as the near-optimal engine's beams do on whole boards up to 12x12, where every tile
-//! counts. And a beam over whole 32x32 states would copy 2 KB a node and a layer, for some
-//! 40,000 layers, within the second.
+//! as the near-optimal engine's beams do on whole boards up to 16x16, where every tile
+//! counts (beyond, its beams go round early too: see [`crate::engine::near::MAX_CELLS`]).
+//! And a beam over whole 32x32 states would copy 2 KB a node and a layer, for some 40,000
+//! layers, within the second.
 //!
 //! # Example
 //! ```
