@@ -39,8 +39,10 @@ const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 /// the near-optimal engine ([`crate::engine::near`]).
 pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 
-/// The largest boards (16x16, all the near-optimal engine takes) `auto` gives the
-/// near-optimal engine; beyond, the reduction solver. On 13x13 to 16x16 the engine's
+/// The largest boards (16x16) `auto` gives the near-optimal engine, which takes up to
+/// 32x32 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in a second
+/// where the engine takes most of a minute (on 32x32, 36,837 moves in 48 s against 52,213
+/// in 0.5 s, `scramble --seed 2`). On 13x13 to 16x16 the engine's
 /// answers are about a quarter shorter than the reduction solver's in about 26 s (README,
 /// issue 19's figures: 10 seeded boards of each size). On 11x11 and 12x12 the engine's
 /// answers are a fifth to a quarter shorter than the reduction solver's (with its two
@@ -48,7 +50,7 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 /// `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves against 1,879 to 2,828);
 /// with a second or two it can be longer (2,762 against 2,498 on 12x12, seed 1), and
 /// then `auto` answers with the reduction solver's.
-pub const AUTO_NEAR_MAX_CELLS: usize = crate::engine::near::MAX_CELLS;
+pub const AUTO_NEAR_MAX_CELLS: usize = 256;
 
 /// The largest boards (4x4) `auto`'s IDA* takes a pattern database from the solver's store
 /// for: beyond, the store's small partition is too weak to answer in time (the 24-puzzle's
@@ -56,7 +58,7 @@ pub const AUTO_NEAR_MAX_CELLS: usize = crate::engine::near::MAX_CELLS;
 /// size.
 pub const AUTO_DB_CELLS: usize = 16;
 
-/// Boards of more than 256 cells (the near-optimal engine's) and up to this many (50x50) get
+/// Boards of more than 256 cells (`AUTO_NEAR_MAX_CELLS`) and up to this many (50x50) get
 /// [`AUTO_REDUCTION_BEAMS`] beam searches of the reduction solver's anytime mode from `auto`
 /// after its first answer, even without `improve`: on 32x32 the first answer comes in
 /// about 27 ms and the beams take 4 % off it in about 0.5 s. A number of beams rather than
@@ -619,7 +621,7 @@ mod tests {
         let table = Options { algorithm: Algorithm::Table, ..Options::default() };
         assert_eq!(plan(size(3, 4), &table), Err(SolveError::TableTooLarge(12)));
         let near = Options { algorithm: Algorithm::Near, ..Options::default() };
-        assert_eq!(plan(size(17, 16), &near), Err(SolveError::NearTooLarge(272)));
+        assert_eq!(plan(size(33, 32), &near), Err(SolveError::NearTooLarge(1056)));
         let step = Step::Near { improve: false, budget: None };
         assert_eq!(plan(size(3, 3), &near).unwrap().steps, [step]);
         for weight in [0.5, f64::NAN, f64::INFINITY] {

@@ -192,6 +192,35 @@ struct Child {
 /// random 7x7 boards), and is better finished by the reduction solver.
 pub(crate) const STALL_LAYERS: usize = 200;
 
+/// Boards of more than this many cells (12x12) get beams whose layers keep at most
+/// [`BLANK_SHARE`] times their even share of nodes (`width / cells`) with the blank on any
+/// one cell. Without it, on boards of 18x18 and more, every beam went round a basin within
+/// its first few hundred moves, always with the blank in a corner or on an edge: the tiles
+/// by the edges mostly want to go inwards, so the blank that pushes them home drifts out
+/// to the edges, and the beam fills up with small variations of positions there. Held to
+/// its share, the beam keeps positions with the blank elsewhere, and goes through: with a
+/// timeout of 60 s and `BLANK_SHARE` 2, `scramble --seed 2` boards of 24x24 and 32x32 took
+/// 15,167 and 36,403 moves (1.63 and 1.65 times the Manhattan distance) against the
+/// reduction solver's 21,643 and 52,213; with caps of 20 nodes a cell (shares of 1.6 and
+/// 2), an 18x18 and a 20x20 (seed 1, `--timeout 30`) 6,201 and 8,270 moves against 8,295
+/// and 11,434 without (a cap of 100: 6,421 and 8,902). On DeepCubeA's first 20 35-puzzles
+/// it changed little (131.30 moves with a share of 2, 132.00 with 4, 131.90 without), so
+/// boards up to 12x12 keep the plain selection. The plain solve takes longer with it: on
+/// 16x16 about 47 s of `auto`'s 48 where it took about 23 (its beams go through rather
+/// than round, and this selection sorts four times the width each layer, which the widths,
+/// sized by the first beam's speed, do not count).
+pub(crate) const DIVERSE_CELLS: usize = 144;
+
+/// See [`DIVERSE_CELLS`].
+pub(crate) const BLANK_SHARE: f64 = 2.0;
+
+/// The most nodes a layer of a beam `width` wide on `cells` cells keeps with the blank on
+/// any one cell; `None` when there is no such cap ([`DIVERSE_CELLS`]).
+fn blank_cap(width: usize, cells: usize) -> Option<usize> {
+    (cells > DIVERSE_CELLS)
+        .then(|| ((BLANK_SHARE * width as f64) / cells as f64).ceil().max(1.0) as usize)
+}
+
 /// How a beam ended ([`reach`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Reach {
@@ -346,7 +375,23 @@ pub(crate) fn reach(
         if children.is_empty() {
             break;
         }
-        keep_best(&mut children, width, |c| c.key, |c| c.hash);
+        match blank_cap(width, n) {
+            None => keep_best(&mut children, width, |c| c.key, |c| c.hash),
+            Some(cap) => {
+                // The best children by rank, at most `cap` of them with the blank on any
+                // one cell (see `DIVERSE_CELLS`).
+                keep_best(&mut children, width.saturating_mul(4), |c| c.key, |c| c.hash);
+                children.sort_unstable_by_key(|c| c.key);
+                let mut on_cell = vec![0usize; n];
+                children.retain(|c| {
+                    let parent = usize::from(blanks[c.parent as usize]);
+                    let blank = next.of(parent, usize::from(c.mv)).unwrap_or(parent);
+                    on_cell[blank] += 1;
+                    on_cell[blank] <= cap
+                });
+                children.truncate(width);
+            }
+        }
 
         if let Some(goal_child) = children.iter().find(|c| c.md == 0) {
             let children = [*goal_child];

@@ -31,7 +31,10 @@
 //!    about 2.6 s (at most 150,000): far shorter paths than the linear conflicts' ranking
 //!    gives in the same time (figures at `TABLE_BEAM_SECONDS`). The backward beam keeps
 //!    the linear conflicts (the tables serve the board as a goal only when its blank is in
-//!    a corner), and still gives the shorter path now and then.
+//!    a corner), and still gives the shorter path now and then. Beyond 12x12 a layer keeps
+//!    at most twice its even share of positions with the blank on any one cell
+//!    (`beam::DIVERSE_CELLS`): without it, from 18x18 on, every beam went round within a
+//!    few hundred moves with the blank in a corner.
 //! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 40 moves) are
 //!    re-solved optimally between their two ends by IDA* with a node budget, and a shorter
 //!    stretch is spliced in: the same idea as the reduction solver's peephole pass, on
@@ -323,15 +326,14 @@ use thiserror::Error;
 use crate::engine::reduction::{self, Budget};
 use window::{Ida, Outcome};
 
-/// The most cells the engine takes (16x16). Up to 16x16 its beams (4,000 wide) take most of
-/// the board home before they go round, and the reduction solver finishes the rest: on 10
-/// seeded boards of each size the answers are about a quarter shorter than the reduction
-/// solver's (README, issue 19's figures). On 18x18 the beams go round within a few hundred
-/// moves on most boards (three seeded boards: 6 to 8 % shorter than the reduction solver's
-/// answer, for 26 s against 0.1 s), and on 20x20, 24x24 and 32x32 within the first 500 on
-/// every board tried (the same length as the reduction solver's): beyond 16x16 the
-/// reduction solver is the better tool.
-pub const MAX_CELLS: usize = 256;
+/// The most cells the engine takes (32x32). Beyond 12x12 its beams keep positions with the
+/// blank spread over the board (`beam::DIVERSE_CELLS`; without that, beams went round
+/// within a few hundred moves from 18x18 on, the blank in a corner), and go through: on
+/// 32x32 answers about 1.65 times the Manhattan distance in a minute, where the reduction
+/// solver's are 2.36 times in half a second (README, issue 19's figures). A beam over
+/// 32x32 positions copies 2 KB a node and a layer, for some 35,000 layers: beyond, the
+/// reduction solver is the tool.
+pub const MAX_CELLS: usize = 1024;
 
 /// How to run [`solve`].
 #[derive(Clone, Debug)]
@@ -1260,10 +1262,10 @@ mod tests {
         }
     }
 
-    /// The largest boards it takes ([`MAX_CELLS`]: 16x16, and other shapes of 256 cells),
-    /// held to a few seconds: the answer replays, above its bound.
+    /// Boards of 256 cells (16x16 and 32x8, the largest `auto` gives it), held to a few
+    /// seconds: the answer replays, above its bound.
     #[test]
-    fn the_largest_boards_it_takes_are_answered_in_time() {
+    fn boards_of_256_cells_are_answered_in_time() {
         for (w, h) in [(16, 16), (32, 8)] {
             let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
             let board = Scrambler::new(2).solvable(&goal);
@@ -1340,8 +1342,8 @@ mod tests {
         swapped.swap(a, b);
         unsolvable = Board::new(board.size(), swapped).unwrap();
         assert!(matches!(solve(&unsolvable, &goal, &settings(60)), Err(NearError::Unsolvable(_))));
-        let big = Goal::BlankLast.board(Size::new(17, 16).unwrap()).unwrap();
-        assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(272)));
+        let big = Goal::BlankLast.board(Size::new(33, 32).unwrap()).unwrap();
+        assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(1056)));
         assert_eq!(solve(&goal, &goal, &settings(60)).unwrap().moves.len(), 0);
     }
 }

@@ -114,10 +114,15 @@
 //! forbids, and a strip's sparse tiles leave the blank on plateaus), with `p` = 1 the beam
 //! tidies the other tiles instead. On 6x6 it does get there (two seeded boards, strips of
 //! one row at a width of 5,000, `p` = 1: 1.75 times Manhattan against the reduction's 2.61),
-//! as the near-optimal engine's beams do on whole boards up to 16x16, where every tile
-//! counts (beyond, its beams go round early too: see [`crate::engine::near::MAX_CELLS`]).
-//! And a beam over whole 32x32 states would copy 2 KB a node and a layer, for some 40,000
-//! layers, within the second.
+//! as the near-optimal engine's beams do on whole boards.
+//!
+//! A beam over whole boards does get there on 32x32, given the time (2026-11-28): the
+//! near-optimal engine's beams went round with the blank in a corner from 18x18 on, and
+//! held to spreading the blank over the board ([`crate::engine::near`]'s beams beyond
+//! 12x12) they go through, for answers about 1.65 times the Manhattan distance on 32x32
+//! (README, issue 19's figures). But in most of a minute: they copy 2 KB a node and a
+//! layer, for some 35,000 layers, and within the second the engine has no answer as short
+//! as this solver's. Within a second, 32x32 stays with this solver.
 //!
 //! # Example
 //! ```
