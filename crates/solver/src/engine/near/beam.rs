@@ -206,9 +206,11 @@ pub(crate) const STALL_LAYERS: usize = 200;
 /// and 11,434 without (a cap of 100: 6,421 and 8,902). On DeepCubeA's first 20 35-puzzles
 /// it changed little (131.30 moves with a share of 2, 132.00 with 4, 131.90 without), so
 /// boards up to 12x12 keep the plain selection. The plain solve takes longer with it: on
-/// 16x16 about 47 s of `auto`'s 48 where it took about 23 (its beams go through rather
-/// than round, and this selection sorts four times the width each layer, which the widths,
-/// sized by the first beam's speed, do not count).
+/// 16x16 about 47 s of `auto`'s 48 where it took about 23, its beams going through rather
+/// than round. Not for the selection's cost: it sorted four times the width each layer at
+/// first, and the linear-time [`keep_spread`] (the same choices) gave the same times and
+/// lengths (10 seeded 16x16 boards: 4,463.1 moves, median 47.1 s, against 4,440.3 and
+/// 46.4 s).
 pub(crate) const DIVERSE_CELLS: usize = 144;
 
 /// See [`DIVERSE_CELLS`].
@@ -219,6 +221,49 @@ pub(crate) const BLANK_SHARE: f64 = 2.0;
 fn blank_cap(width: usize, cells: usize) -> Option<usize> {
     (cells > DIVERSE_CELLS)
         .then(|| ((BLANK_SHARE * width as f64) / cells as f64).ceil().max(1.0) as usize)
+}
+
+/// Keeps the `width` children with the smallest keys among those that rank within the best
+/// `cap` of their cell (`cell`, below `cells`): the children sorted by key and taken in
+/// turn, skipping a child whose cell has `cap` already, in linear time (a counting sort by
+/// cell, a selection in each cell, one over them all). The kept children come in no
+/// particular order.
+fn keep_spread<T: Copy>(
+    children: &mut Vec<T>,
+    width: usize,
+    cap: usize,
+    cells: usize,
+    key: impl Fn(&T) -> u64 + Copy,
+    cell: impl Fn(&T) -> usize,
+) {
+    let (width, cap) = (width.max(1), cap.max(1));
+    let Some(&first) = children.first() else { return };
+    let mut start = vec![0usize; cells + 1];
+    for c in children.iter() {
+        start[cell(c) + 1] += 1;
+    }
+    for i in 0..cells {
+        start[i + 1] += start[i];
+    }
+    let mut at = start.clone();
+    let mut grouped = vec![first; children.len()];
+    for c in children.iter() {
+        let k = cell(c);
+        grouped[at[k]] = *c;
+        at[k] += 1;
+    }
+    children.clear();
+    for k in 0..cells {
+        let group = &mut grouped[start[k]..start[k + 1]];
+        if group.len() > cap {
+            group.select_nth_unstable_by_key(cap - 1, key);
+        }
+        children.extend_from_slice(&group[..group.len().min(cap)]);
+    }
+    if children.len() > width {
+        children.select_nth_unstable_by_key(width - 1, key);
+        children.truncate(width);
+    }
 }
 
 /// How a beam ended ([`reach`]).
@@ -381,15 +426,11 @@ pub(crate) fn reach(
                 // The best children by rank, at most `cap` of them with the blank on any
                 // one cell (see `DIVERSE_CELLS`).
                 keep_best(&mut children, width.saturating_mul(4), |c| c.key, |c| c.hash);
-                children.sort_unstable_by_key(|c| c.key);
-                let mut on_cell = vec![0usize; n];
-                children.retain(|c| {
+                let cell = |c: &Child| {
                     let parent = usize::from(blanks[c.parent as usize]);
-                    let blank = next.of(parent, usize::from(c.mv)).unwrap_or(parent);
-                    on_cell[blank] += 1;
-                    on_cell[blank] <= cap
-                });
-                children.truncate(width);
+                    next.of(parent, usize::from(c.mv)).unwrap_or(parent)
+                };
+                keep_spread(&mut children, width, cap, n, |c| c.key, cell);
             }
         }
 
@@ -533,6 +574,38 @@ mod tests {
 
     /// The linear selection keeps what sorting would: the `width` smallest keys, each
     /// position (hash) once, whatever the repeats and the widths.
+    /// The linear-time selection keeps what sorting by key and skipping full cells keeps.
+    #[test]
+    fn keep_spread_keeps_the_best_of_each_cell_then_the_best() {
+        let mut state = 7u64;
+        for (count, cells, width, cap) in
+            [(1000, 36, 100, 5), (5000, 256, 800, 7), (300, 10, 500, 40), (50, 4, 10, 1)]
+        {
+            // (key, cell); keys distinct, as the beam's are (a tie-break in the low bits).
+            let children: Vec<(u64, usize)> = (0..count)
+                .map(|i| {
+                    ((splitmix(&mut state) % 1000) << 20 | i, splitmix(&mut state) as usize % cells)
+                })
+                .collect();
+            let mut sorted = children.clone();
+            sorted.sort_unstable();
+            let mut on_cell = vec![0; cells];
+            let mut want: Vec<(u64, usize)> = sorted
+                .into_iter()
+                .filter(|c| {
+                    on_cell[c.1] += 1;
+                    on_cell[c.1] <= cap
+                })
+                .take(width)
+                .collect();
+            let mut got = children.clone();
+            keep_spread(&mut got, width, cap, cells, |c| c.0, |c| c.1);
+            got.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(got, want, "{count} {cells} {width} {cap}");
+        }
+    }
+
     #[test]
     fn keep_best_keeps_the_smallest_keys_once_each() {
         let mut s = 5u64;
