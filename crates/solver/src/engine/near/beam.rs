@@ -204,8 +204,9 @@ pub(crate) const STALL_LAYERS: usize = 200;
 /// reduction solver's 21,643 and 52,213; with caps of 20 nodes a cell (shares of 1.6 and
 /// 2), an 18x18 and a 20x20 (seed 1, `--timeout 30`) 6,201 and 8,270 moves against 8,295
 /// and 11,434 without (a cap of 100: 6,421 and 8,902). On DeepCubeA's first 20 35-puzzles
-/// it changed little (131.30 moves with a share of 2, 132.00 with 4, 131.90 without), so
-/// boards up to 12x12 keep the plain selection. The plain solve takes longer with it: on
+/// it changed little (131.30 moves with a share of 2, 132.00 with 4, 131.90 without), nor
+/// on the first ten 48-puzzles (`--timeout 30`: 270.40 with 2, 273.80 with 1, 272.60 with
+/// 4, 270.60 without), so boards up to 12x12 keep the plain selection. The plain solve takes longer with it: on
 /// 16x16 about 47 s of `auto`'s 48 where it took about 23, its beams going through rather
 /// than round. Not for the selection's cost: it sorted four times the width each layer at
 /// first, and the linear-time [`keep_spread`] (the same choices) gave the same times and
