@@ -42,9 +42,9 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 /// The largest boards (16x16) `auto` gives the near-optimal engine, which takes up to
 /// 32x32 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in a second
 /// where the engine takes most of a minute (on 32x32, 36,837 moves in 48 s against 52,213
-/// in 0.5 s, `scramble --seed 2`). On 13x13 to 16x16 the engine's
-/// answers are about a quarter shorter than the reduction solver's in about 26 s (README,
-/// issue 19's figures: 10 seeded boards of each size). On 11x11 and 12x12 the engine's
+/// in 0.5 s, `scramble --seed 2`). On 13x13 to 16x16 the engine's answers are 27 to 29 %
+/// shorter than the reduction solver's, in 26 to 46 s (medians; README, issue 19's figures:
+/// 10 seeded boards of each size). On 11x11 and 12x12 the engine's
 /// answers are a fifth to a quarter shorter than the reduction solver's (with its two
 /// beams) within 5 s (`solve --algorithm near --timeout 5` on `scramble --size 11x11`,
 /// `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves against 1,879 to 2,828);

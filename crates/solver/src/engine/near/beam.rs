@@ -573,8 +573,6 @@ mod tests {
         assert!(with > 0 && with < without, "{with} against {without}");
     }
 
-    /// The linear selection keeps what sorting would: the `width` smallest keys, each
-    /// position (hash) once, whatever the repeats and the widths.
     /// The linear-time selection keeps what sorting by key and skipping full cells keeps.
     #[test]
     fn keep_spread_keeps_the_best_of_each_cell_then_the_best() {
@@ -607,6 +605,8 @@ mod tests {
         }
     }
 
+    /// The linear selection keeps what sorting would: the `width` smallest keys, each
+    /// position (hash) once, whatever the repeats and the widths.
     #[test]
     fn keep_best_keeps_the_smallest_keys_once_each() {
         let mut s = 5u64;
