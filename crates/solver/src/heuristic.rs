@@ -126,23 +126,29 @@ impl GoalMap {
     /// Extra moves of row `y` beyond Manhattan: 2 per tile that must leave the row.
     pub fn row_conflict(&self, tiles: &[u16], y: usize) -> u32 {
         let row = &tiles[y * self.width..(y + 1) * self.width];
-        let mut keys = [0u16; 64];
-        let mut big = Vec::new();
         let goal_cols = row
             .iter()
             .filter(|&&t| t != 0 && usize::from(self.goal_y[usize::from(t)]) == y)
             .map(|&t| self.goal_x[usize::from(t)]);
+        if self.width <= 64 {
+            return 2 * removals_below_64(goal_cols);
+        }
+        let mut keys = [0u16; 64];
+        let mut big = Vec::new();
         2 * removals(goal_cols, &mut keys, &mut big)
     }
 
     /// Extra moves of column `x` beyond Manhattan: 2 per tile that must leave the column.
     pub fn column_conflict(&self, tiles: &[u16], x: usize) -> u32 {
-        let mut keys = [0u16; 64];
-        let mut big = Vec::new();
         let goal_rows = (0..self.height)
             .map(|y| tiles[y * self.width + x])
             .filter(|&t| t != 0 && usize::from(self.goal_x[usize::from(t)]) == x)
             .map(|t| self.goal_y[usize::from(t)]);
+        if self.height <= 64 {
+            return 2 * removals_below_64(goal_rows);
+        }
+        let mut keys = [0u16; 64];
+        let mut big = Vec::new();
         2 * removals(goal_rows, &mut keys, &mut big)
     }
 
@@ -165,6 +171,22 @@ impl GoalMap {
             }
         }
     }
+}
+
+/// [`removals`] for keys below 64, by patience sorting on the bits of one word: the tails
+/// (the smallest last key of an increasing run of each length) are a set of keys, and each
+/// key takes the place of the smallest tail not below it (the lowest set bit from its own
+/// up), so the longest run is the number of tails.
+#[inline]
+pub(crate) fn removals_below_64(keys: impl Iterator<Item = u16>) -> u32 {
+    let mut tails = 0u64;
+    let mut count = 0u32;
+    for k in keys {
+        count += 1;
+        let from = tails & (u64::MAX << (k & 63));
+        tails = (tails & !(from & from.wrapping_neg())) | (1u64 << (k & 63));
+    }
+    count - tails.count_ones()
 }
 
 /// How many items of `keys` must be removed to leave them strictly increasing:
@@ -236,5 +258,47 @@ mod tests {
         assert_eq!(r(&long, &mut s, &mut b), 199);
         let inc: Vec<u16> = (0..200).collect();
         assert_eq!(r(&inc, &mut s, &mut b), 0);
+    }
+
+    /// The one-word patience sort counts what the general one counts: on every ordering of
+    /// up to seven distinct keys, and on seeded random lines of distinct keys below 64 (as in
+    /// a line's own tiles: each goal column or row once).
+    #[test]
+    fn removals_in_one_word_match_the_general_count() {
+        let mut s = [0u16; 64];
+        let mut b = Vec::new();
+        let mut general = |v: &[u16]| {
+            b.clear();
+            removals(v.iter().copied(), &mut s, &mut b)
+        };
+        fn orderings(len: u16, prefix: &mut Vec<u16>, each: &mut dyn FnMut(&[u16])) {
+            each(prefix);
+            for k in 0..len {
+                if !prefix.contains(&k) {
+                    prefix.push(k);
+                    orderings(len, prefix, each);
+                    prefix.pop();
+                }
+            }
+        }
+        let mut checked = 0;
+        orderings(7, &mut Vec::new(), &mut |v| {
+            assert_eq!(removals_below_64(v.iter().copied()), general(v), "{v:?}");
+            checked += 1;
+        });
+        assert!(checked > 13_000);
+        let mut state = 7u64;
+        for _ in 0..2_000 {
+            let mut keys: Vec<u16> = (0..64).collect();
+            for i in (1..keys.len()).rev() {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                keys.swap(i, (state >> 33) as usize % (i + 1));
+            }
+            let len = (state >> 20) as usize % 65;
+            let line = &keys[..len];
+            assert_eq!(removals_below_64(line.iter().copied()), general(line), "{line:?}");
+        }
     }
 }
