@@ -186,6 +186,9 @@ pub enum Note {
         /// Whether a beam stopped short of the goal and the reduction solver finished its
         /// path (before the windows shortened it).
         finished_by_reduction: bool,
+        /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
+        /// mended a knot at a time (before the windows shortened the path).
+        mended: bool,
     },
     /// The near-optimal engine, a step of `auto`, stopped at a limit before its first
     /// answer (its time: a loaded machine, a tight limit; or a memory limit below its
@@ -259,7 +262,7 @@ impl fmt::Display for Note {
                     )
                 }
             }
-            Note::Near { lower_bound, length, tables, finished_by_reduction } => {
+            Note::Near { lower_bound, length, tables, finished_by_reduction, mended } => {
                 let gap = (*length as u64).saturating_sub(*lower_bound);
                 let percent =
                     if *lower_bound > 0 { 100.0 * gap as f64 / *lower_bound as f64 } else { 0.0 };
@@ -288,6 +291,12 @@ impl fmt::Display for Note {
                     f.write_str(
                         "; a beam went round without reaching the goal, and the reduction \
                          solver finished its path",
+                    )?;
+                }
+                if *mended {
+                    f.write_str(
+                        "; a beam stopped a few tiles short of the goal, and they were mended \
+                         a knot at a time",
                     )?;
                 }
                 Ok(())

@@ -345,6 +345,7 @@ impl Task<'_> {
                         length,
                         tables: answer.tables,
                         finished_by_reduction: answer.finished_by_reduction,
+                        mended: answer.mended,
                     });
                 }
                 if settings.anytime {

@@ -361,7 +361,8 @@ pub(crate) fn reach(
             break;
         }
         let count = blanks.len();
-        let threads = threads.clamp(1, count.div_ceil(256).max(1));
+        // Threads are spawned each layer (tens of microseconds): worth it for wide layers.
+        let threads = threads.clamp(1, count.div_ceil(1024).max(1));
         let chunk = count.div_ceil(threads);
         let expand = |range: std::ops::Range<usize>, tiles: &mut [u16]| -> Vec<Child> {
             let mut out = Vec::with_capacity(range.len() * 3);

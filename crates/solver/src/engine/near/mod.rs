@@ -19,7 +19,11 @@
 //!    solver's path, 1,708 moves where this engine now gives 1,070; on strips of 100
 //!    cells, 25x4, 20x5, 5x20 and 4x25, every beam went round: 2,782, 2,338, 2,186 and
 //!    2,612 moves from the reduction solver after 15 s, now 2,452, 1,956, 1,630 and 2,182
-//!    in 12 to 14 s, `--timeout 20`, seeds 1, 1, 1, 2); it stops there, and
+//!    in 12 to 14 s, `--timeout 20`, seeds 1, 1, 1, 2); it stops there. When it stopped a
+//!    few knots of misplaced tiles short of the goal (big boards: a beam of 256 on 32x32
+//!    stops with about 90 tiles misplaced), they are mended one by one ([`tidy`](self):
+//!    1.7 to 1.9 thousand moves there, where the reduction solver took 7 to 8 thousand),
+//!    when that is shorter than the reduction solver's answer; otherwise
 //!    the reduction solver finishes its path from the position it ranked best (for a wide
 //!    beam its anytime mode, for a second: `FINISH_SECONDS`; the windows then shorten the
 //!    junction; the answer's note says so). One beam goes from the
@@ -313,6 +317,7 @@ mod heuristic;
 mod peel;
 #[cfg(test)]
 mod pilot;
+mod tidy;
 #[cfg(test)]
 mod wastar;
 mod window;
@@ -439,6 +444,21 @@ pub struct Answer {
     /// Whether a beam stopped short of its end (it went round without getting closer) and
     /// the reduction solver finished its path (the windows then shortened it).
     pub finished_by_reduction: bool,
+    /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
+    /// mended a knot at a time (`tidy`), the windows then shortening the path.
+    pub mended: bool,
+}
+
+/// How the best answer's beam ended: at the goal, or finished by another method.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Finish {
+    /// It reached the goal (or the answer came from elsewhere).
+    #[default]
+    None,
+    /// It stopped a few tiles short, and `tidy` mended them.
+    Mended,
+    /// It stopped short, and the reduction solver finished it.
+    Reduction,
 }
 
 /// Why [`solve`] returned no answer.
@@ -543,8 +563,19 @@ fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
         (false, beam::Weights { md: 6, lc: 5, squares: 1 }),
         (true, beam::Weights { md: 6, lc: 5, squares: 1 }),
     ];
-    if cells > 42 { &FOUR } else { &TWO }
+    const ONE: [(bool, beam::Weights); 1] = [(false, beam::Weights::BEST)];
+    match cells {
+        0..=42 => &TWO,
+        43..=BIG_CELLS => &FOUR,
+        _ => &ONE,
+    }
 }
+
+/// Boards of more cells than this (16x16) get one plain beam, forward, with all the plain
+/// beams' time: a narrow beam there stalls far from the goal (on 32x32, beams of 64 and
+/// 128 did, half-way), and one beam twice as wide gets within a few knots of it, which
+/// `tidy` mends.
+const BIG_CELLS: usize = 256;
 
 /// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]). On
 /// DeepCubeA's first six 48-puzzles (`bench puzzle48.txt --algorithm near --threads 2
@@ -696,6 +727,7 @@ fn run(
             nodes: 0,
             tables: false,
             finished_by_reduction: false,
+            mended: false,
         });
     }
     // Korf & Felner's tables for this goal: their bound at the root, and windows below.
@@ -732,6 +764,7 @@ fn run(
                     nodes: meter.nodes(),
                     tables: true,
                     finished_by_reduction: false,
+                    mended: false,
                 });
             }
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
@@ -751,6 +784,7 @@ fn run(
                 nodes: meter.nodes(),
                 tables: false,
                 finished_by_reduction: false,
+                mended: false,
             });
         }
         Outcome::Found(_) => {}
@@ -794,8 +828,8 @@ fn run(
         }
         false
     };
-    // Whether the best answer comes from a beam the reduction solver finished.
-    let mut from_finished = false;
+    // Whether the best answer comes from a beam another method finished, and which.
+    let mut from_finished = Finish::None;
     let improve = |moves: &mut Vec<Move>, windows: &[usize], scale: u64| {
         window::drop_loops(board, moves);
         for &w in windows {
@@ -828,11 +862,12 @@ fn run(
         path
     };
     // A beam that stops short of its end (it went round a basin of its ranking: some 10x10
-    // boards) is finished by the reduction solver from the position it ranked best, and
-    // the windows then shorten the junction.
-    let finished = std::cell::Cell::new(false);
+    // boards) is finished from the position it ranked best: a few knots of misplaced tiles
+    // (big boards) by mending them one by one, anything else by the reduction solver; the
+    // windows then shorten the junction.
+    let finished = std::cell::Cell::new(Finish::None);
     let search = |back: bool, width: usize, seed: u64, weights: beam::Weights| {
-        finished.set(false);
+        finished.set(Finish::None);
         let (from, to) = if back { (goal, board) } else { (board, goal) };
         let path = match beam::reach(from, to, width, seed, max_depth, threads, &meter, weights) {
             beam::Reach::Goal(path) => path,
@@ -841,6 +876,21 @@ fn run(
                 let mut at = from.clone();
                 for &m in &path {
                     at.apply(m).ok()?;
+                }
+                // Mended when that is shorter than the reduction solver's plain answer (it
+                // is when a few knots are left; a beam that stalled far from the goal leaves
+                // boxes that the reduction solver would solve one by one).
+                let mended = tidy::finish(&at, to, &meter).filter(|tail| {
+                    reduction::solve(&at, to).is_ok_and(|plain| tail.len() < plain.len())
+                });
+                if let Some(tail) = mended {
+                    path.extend_from_slice(&tail);
+                    finished.set(Finish::Mended);
+                    return Some(if back {
+                        path.iter().rev().map(|m| m.inverse()).collect()
+                    } else {
+                        path
+                    });
                 }
                 let tail = if width > FIRST_WIDTH {
                     let soon = Instant::now() + Duration::from_secs_f64(FINISH_SECONDS);
@@ -857,7 +907,7 @@ fn run(
                     reduction::solve(&at, to).ok()?
                 };
                 path.extend_from_slice(&tail.0);
-                finished.set(true);
+                finished.set(Finish::Reduction);
                 path
             }
         };
@@ -881,8 +931,18 @@ fn run(
     let per_node = clock.elapsed().as_secs_f64() / meter.nodes().max(1) as f64;
     // A plain beam makes about 2.5 children a node over about 1.3 times the bound's layers,
     // spread over the threads.
-    let nodes_per_width = 2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64;
-    let seconds = plain_seconds(cells);
+    // Beyond `BIG_CELLS` the one plain beam's path is about 1.75 times the bound, the
+    // beam is narrow enough to run on one thread, and its late layers (more tiles in their
+    // own lines) cost about 1.6 times the narrow beam's early ones (measured on 32x32).
+    let nodes_per_width = if cells > BIG_CELLS {
+        2.5 * 1.75 * 1.6 * lower_bound.max(1) as f64
+    } else {
+        2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64
+    };
+    // Within the time left, too: a plain beam sized for more than the budget would be cut
+    // off before its answer (on 32x32 with a timeout of 10 s, every one was).
+    let left = settings.budget.deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+    let seconds = plain_seconds(cells).min(0.9 * left);
     let share = PLAIN_SHARE * 2.0 / plain_beams(cells).len() as f64;
     let in_time = share * seconds / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
@@ -902,7 +962,7 @@ fn run(
             attempts += 1;
             improve(&mut moves, &PLAIN_WINDOWS, 1);
             if offer(moves, &mut best, lower_bound) {
-                from_finished = false;
+                from_finished = Finish::None;
             }
         }
         let fit = (TABLE_BEAM_SECONDS / per_width.max(1e-12)) as usize;
@@ -913,7 +973,7 @@ fn run(
                 widest = widest.max(twidth);
                 improve(&mut moves, &PLAIN_WINDOWS, 1);
                 if offer(moves, &mut best, lower_bound) {
-                    from_finished = false;
+                    from_finished = Finish::None;
                 }
             }
         }
@@ -1069,7 +1129,7 @@ fn run(
             } else {
                 search(back, width, seed, weights)
             };
-            let fin = !tabled && finished.get();
+            let fin = if tabled { Finish::None } else { finished.get() };
             if let Some(mut moves) = path {
                 attempts += 1;
                 widest = widest.max(width);
@@ -1094,7 +1154,8 @@ fn run(
         width: widest,
         nodes: meter.nodes(),
         tables: tables_ran,
-        finished_by_reduction: from_finished,
+        finished_by_reduction: from_finished == Finish::Reduction,
+        mended: from_finished == Finish::Mended,
     })
 }
 
@@ -1125,10 +1186,11 @@ mod tests {
     }
 
     /// A beam that goes round without reaching the goal (the narrow first beam does on
-    /// 10x10 boards) is finished by the reduction solver from its best position: the engine
-    /// still answers, within its bound, and says how.
+    /// 10x10 boards) is finished from its best position: here, a few knots short of the goal,
+    /// by mending them (`tidy`, shorter than the reduction solver's answer there); the
+    /// engine still answers, within its bound, and says how.
     #[test]
-    fn a_beam_that_stalls_is_finished_by_the_reduction_solver() {
+    fn a_beam_that_stalls_is_finished_otherwise() {
         let goal = Goal::BlankLast.board(Size::new(10, 10).unwrap()).unwrap();
         let mut rng = Scrambler::new(5);
         for _ in 0..2 {
@@ -1137,7 +1199,7 @@ mod tests {
             let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 1 };
             let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
-            assert!(a.finished_by_reduction, "{board}");
+            assert!(a.mended && !a.finished_by_reduction, "{board}");
             assert!(a.moves.len() as u64 > a.lower_bound && !a.optimal);
             assert_eq!(a.width, FIRST_WIDTH);
         }
