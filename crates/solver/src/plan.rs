@@ -40,9 +40,12 @@ const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 
 /// The largest boards (16x16) `auto` gives the near-optimal engine, which takes up to
-/// 32x32 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in a second
-/// where the engine takes most of a minute (on 32x32, 36,837 moves in 48 s against 52,213
-/// in 0.5 s, `scramble --seed 2`). On 13x13 to 16x16 the engine's answers are 27 to 29 %
+/// 32x32 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in half a
+/// second where the engine needs several (on 32x32, `scramble --seed 19`, first board:
+/// 37,443 moves with a timeout of 5 s, 36,357 with 8 s, against 51,447 from the reduction
+/// solver and its beams), unless the caller gives the time (`improve`): then `auto` takes
+/// the engine's anytime mode up to 32x32 (that board, `--improve 10`: 35,039 moves against
+/// 50,519 from the reduction solver's anytime mode). On 13x13 to 16x16 the engine's answers are 27 to 29 %
 /// shorter than the reduction solver's, in 26 to 46 s (medians; README, issue 19's figures:
 /// 10 seeded boards of each size). On 11x11 and 12x12 the engine's
 /// answers are a fifth to a quarter shorter than the reduction solver's (with its two
@@ -308,6 +311,9 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
 ///   solver (with [`AUTO_REDUCTION_BEAMS`] beams above 100 cells), which also answers when
 ///   its answer is the shorter (a tight timeout, a slow machine);
+/// - with `options.improve`, up to 1,024 cells (32x32, [`crate::engine::near::MAX_CELLS`]):
+///   the near-optimal engine's anytime mode for 80% of the timeout, then the reduction
+///   solver with [`AUTO_REDUCTION_BEAMS`] beams, as above;
 /// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
 ///   [`AUTO_REDUCTION_BEAMS`] beam searches of its anytime mode (with `options.improve`, its
 ///   anytime mode until the timeout);
@@ -403,6 +409,19 @@ pub fn plan_for(
             vec![
                 Step::Near { improve: options.improve, budget },
                 Step::Reduction { improve: false, beams },
+            ]
+        }
+        Algorithm::Auto
+            if options.improve
+                && (AUTO_NEAR_MAX_CELLS..=crate::engine::near::MAX_CELLS).contains(&cells)
+                && !options.optimal =>
+        {
+            // Beyond 16x16 only when the caller gives the time (`improve`): then the
+            // near-optimal engine's answers are far shorter (see `AUTO_NEAR_MAX_CELLS`).
+            let budget = options.limits.timeout.map(|t| t.mul_f64(AUTO_ATTEMPT_SHARE));
+            vec![
+                Step::Near { improve: true, budget },
+                Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS },
             ]
         }
         Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
@@ -538,6 +557,16 @@ mod tests {
             let want = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [want], "{w}x{h}");
         }
+        // With `improve`, the near-optimal engine's anytime mode up to 32x32.
+        let improve = Options { improve: true, ..Options::default() };
+        for (w, h) in [(17, 16), (20, 20), (32, 32), (64, 16)] {
+            let steps = plan(size(w, h), &improve).unwrap().steps;
+            let near = Step::Near { improve: true, budget: Some(Duration::from_secs(48)) };
+            let then = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
+            assert_eq!(steps, [near, then], "{w}x{h}");
+        }
+        let steps = plan(size(33, 32), &improve).unwrap().steps;
+        assert_eq!(steps, [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]);
         for (w, h) in [(51, 50), (100, 100)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             assert_eq!(steps, [Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
@@ -583,6 +612,13 @@ mod tests {
         );
         assert_eq!(
             plan(size(17, 16), &improve).unwrap().steps,
+            [
+                Step::Near { improve: true, budget: Some(Duration::from_secs(48)) },
+                Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS }
+            ]
+        );
+        assert_eq!(
+            plan(size(40, 40), &improve).unwrap().steps,
             [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]
         );
     }

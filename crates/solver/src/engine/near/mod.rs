@@ -866,10 +866,16 @@ fn run(
     // (big boards) by mending them one by one, anything else by the reduction solver; the
     // windows then shorten the junction.
     let finished = std::cell::Cell::new(Finish::None);
-    let search = |back: bool, width: usize, seed: u64, weights: beam::Weights| {
+    let search = |back: bool,
+                  width: usize,
+                  seed: u64,
+                  weights: beam::Weights,
+                  finish_by: Option<Instant>| {
         finished.set(Finish::None);
         let (from, to) = if back { (goal, board) } else { (board, goal) };
-        let path = match beam::reach(from, to, width, seed, max_depth, threads, &meter, weights) {
+        let reached =
+            beam::reach_by(from, to, width, seed, max_depth, threads, &meter, weights, finish_by);
+        let path = match reached {
             beam::Reach::Goal(path) => path,
             beam::Reach::Stopped => return None,
             beam::Reach::Closest(mut path) => {
@@ -918,7 +924,7 @@ fn run(
     // plain beams' width is cut so that they end in about `plain_seconds` (on a slow or busy
     // machine, or an unoptimised build, narrower beams rather than a long wait).
     let clock = std::time::Instant::now();
-    if let Some(mut moves) = search(false, FIRST_WIDTH, seed, beam::Weights::BEST) {
+    if let Some(mut moves) = search(false, FIRST_WIDTH, seed, beam::Weights::BEST, None) {
         attempts += 1;
         widest = FIRST_WIDTH;
         first_length = moves.len();
@@ -988,7 +994,10 @@ fn run(
             if interrupted() {
                 break;
             }
-            if let Some(mut moves) = search(back, width, seed, weights) {
+            // On big boards the one plain beam keeps to its time (`beam::reach_by`).
+            let finish_by = (cells > BIG_CELLS).then_some(plain_end);
+            let found = search(back, width, seed, weights, finish_by);
+            if let Some(mut moves) = found {
                 attempts += 1;
                 widest = widest.max(width);
                 if first_length == 0 {
@@ -1127,7 +1136,7 @@ fn run(
             let path = if tabled {
                 table_search(width, seed, weights)
             } else {
-                search(back, width, seed, weights)
+                search(back, width, seed, weights, None)
             };
             let fin = if tabled { Finish::None } else { finished.get() };
             if let Some(mut moves) = path {
