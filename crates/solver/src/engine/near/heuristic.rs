@@ -18,6 +18,9 @@ pub(crate) struct Evaluator {
     /// Per tile, its goal column in the low 16 bits and its goal row in the high 16; the
     /// blank's is all ones (it belongs to no line).
     goal: Vec<u32>,
+    /// Per cell, its column in the low 16 bits and its row in the high 16 (no division in
+    /// the distances a beam takes for every child).
+    cells: Vec<u32>,
 }
 
 impl Evaluator {
@@ -35,7 +38,9 @@ impl Evaluator {
                 }
             })
             .collect();
-        Evaluator { map, width, height, goal }
+        let cells =
+            (0..width * height).map(|c| (c % width) as u32 | ((c / width) as u32) << 16).collect();
+        Evaluator { map, width, height, goal, cells }
     }
 
     /// The full value for `tiles` (cell to tile).
@@ -54,7 +59,11 @@ impl Evaluator {
     /// The taxicab distance of `tile` on `cell` from its goal cell.
     #[inline]
     pub(crate) fn distance(&self, tile: u16, cell: usize) -> u32 {
-        self.map.distance(tile, cell)
+        if tile == 0 {
+            return 0;
+        }
+        let (g, c) = (self.goal[usize::from(tile)], self.cells[cell]);
+        (g & 0xFFFF).abs_diff(c & 0xFFFF) + (g >> 16).abs_diff(c >> 16)
     }
 
     /// The sum over the tiles of their squared taxicab distances (the beam's extra term, see
@@ -78,17 +87,18 @@ impl Evaluator {
     #[inline]
     pub(crate) fn slide_parts(&self, tiles: &mut [u16], blank: usize, from: usize) -> (i32, i32) {
         let tile = tiles[from];
-        let w = self.width;
-        let before_md = self.map.distance(tile, from);
-        let after_md = self.map.distance(tile, blank);
-        let (gx, gy) = self.map.goal_of(tile);
-        let horizontal = from / w == blank / w;
+        let before_md = self.distance(tile, from);
+        let after_md = self.distance(tile, blank);
+        let g = self.goal[usize::from(tile)];
+        let (gx, gy) = ((g & 0xFFFF) as usize, (g >> 16) as usize);
+        let (f, b) = (self.cells[from], self.cells[blank]);
+        let horizontal = f >> 16 == b >> 16;
         // Only the line the tile belongs to (in the crossing direction) can change, and only
         // if that line is the one it leaves or the one it enters.
         let line = if horizontal {
-            (gx == from % w || gx == blank % w).then_some(gx)
+            (gx == (f & 0xFFFF) as usize || gx == (b & 0xFFFF) as usize).then_some(gx)
         } else {
-            (gy == from / w || gy == blank / w).then_some(gy)
+            (gy == (f >> 16) as usize || gy == (b >> 16) as usize).then_some(gy)
         };
         let conflict = |tiles: &[u16], l: usize| {
             if horizontal { self.column_conflict(tiles, l) } else { self.row_conflict(tiles, l) }
@@ -97,6 +107,52 @@ impl Evaluator {
         tiles.swap(from, blank);
         let new_conflict = line.map_or(0, |l| conflict(tiles, l));
         (after_md as i32 - before_md as i32, new_conflict as i32 - old_conflict as i32)
+    }
+
+    /// Lines of the board: its rows, then its columns (the index [`Evaluator::slide_line`]
+    /// gives).
+    pub(crate) fn lines(&self) -> usize {
+        self.width + self.height
+    }
+
+    /// Every line's conflicts, in the order of [`Evaluator::lines`].
+    pub(crate) fn line_conflicts(&self, tiles: &[u16]) -> Vec<u16> {
+        let rows = (0..self.height).map(|y| self.row_conflict(tiles, y));
+        let columns = (0..self.width).map(|x| self.column_conflict(tiles, x));
+        // A line has at most 512 cells (`near::MAX_CELLS`), so at most 1,022 extra moves.
+        rows.chain(columns).map(|c| c as u16).collect()
+    }
+
+    /// The change of the Manhattan distance when the tile on `from` slides into the blank
+    /// on `blank`, and the one line whose conflicts it can change with their count after
+    /// the slide (its index as in [`Evaluator::lines`]); `tiles` is as before the slide on
+    /// return. With the counts before the slide at hand, one line is counted, not two.
+    #[inline]
+    pub(crate) fn slide_line(
+        &self,
+        tiles: &mut [u16],
+        blank: usize,
+        from: usize,
+    ) -> (i32, Option<(usize, u32)>) {
+        let tile = tiles[from];
+        let dm = self.distance(tile, blank) as i32 - self.distance(tile, from) as i32;
+        let g = self.goal[usize::from(tile)];
+        let (gx, gy) = ((g & 0xFFFF) as usize, (g >> 16) as usize);
+        let (f, b) = (self.cells[from], self.cells[blank]);
+        let line = if f >> 16 == b >> 16 {
+            (gx == (f & 0xFFFF) as usize || gx == (b & 0xFFFF) as usize).then_some(gx + self.height)
+        } else {
+            (gy == (f >> 16) as usize || gy == (b >> 16) as usize).then_some(gy)
+        };
+        let Some(line) = line else { return (dm, None) };
+        tiles.swap(from, blank);
+        let after = if line < self.height {
+            self.row_conflict(tiles, line)
+        } else {
+            self.column_conflict(tiles, line - self.height)
+        };
+        tiles.swap(from, blank);
+        (dm, Some((line, after)))
     }
 
     /// Extra moves of row `y` beyond Manhattan ([`GoalMap::row_conflict`]): without a branch
@@ -187,7 +243,8 @@ mod tests {
     use npuzzle_core::{Goal, Move, Scrambler, Size};
 
     /// Move by move, the value kept up to date (the conflicts of the lines across each move,
-    /// counted without branches up to 64 cells a line) equals a full recount by the
+    /// counted without branches up to 64 cells a line), and each line's conflicts kept up to
+    /// date as the beam keeps them (`slide_line`), equal a full recount by the
     /// [`GoalMap`], from scrambled boards and from the goal (whose walks keep many tiles in
     /// their own lines, where the conflicts are), on lines of up to 64 cells and beyond.
     #[test]
@@ -202,6 +259,8 @@ mod tests {
             let mut tiles = board.tiles().to_vec();
             let mut value = eval.value(&tiles);
             let mut squares = eval.squares(&tiles);
+            let mut lines = eval.line_conflicts(&tiles);
+            let mut manhattan = eval.manhattan(&tiles);
             let mut blank = board.blank();
             let (mut conflicted, mut state) = (0, 5u64);
             for step in 0..2000usize {
@@ -213,10 +272,19 @@ mod tests {
                 let tile = tiles[to];
                 squares =
                     squares + eval.distance(tile, blank).pow(2) - eval.distance(tile, to).pow(2);
+                // The beam's way: the one line a move changes, counted after it.
+                let (dm, changed) = eval.slide_line(&mut tiles, blank, to);
+                assert_eq!(tiles, board.tiles(), "slide_line leaves the tiles as they were");
+                manhattan = (manhattan as i32 + dm) as u32;
+                if let Some((line, now)) = changed {
+                    lines[line] = now as u16;
+                }
                 value = eval.slide(&mut tiles, blank, to, value);
                 blank = to;
                 board.apply(m).unwrap();
                 assert_eq!(tiles, board.tiles());
+                assert_eq!(manhattan, eval.manhattan(&tiles), "{w}x{h} step {step}");
+                assert_eq!(lines, eval.line_conflicts(&tiles), "{w}x{h} step {step}");
                 assert_eq!(value, eval.value(&tiles), "{w}x{h} step {step}");
                 assert_eq!(squares, eval.squares(&tiles), "{w}x{h} step {step}");
                 conflicted += usize::from(value > eval.manhattan(&tiles));
