@@ -949,7 +949,15 @@ fn run(
     // off before its answer (on 32x32 with a timeout of 10 s, every one was).
     let left = settings.budget.deadline.saturating_duration_since(Instant::now()).as_secs_f64();
     let seconds = plain_seconds(cells).min(0.9 * left);
-    let share = PLAIN_SHARE * 2.0 / plain_beams(cells).len() as f64;
+    // With less than half the usual time (a tight timeout: the game's hint) beyond 12x12,
+    // one beam, forward, with all the beams' time, which keeps to it: four beams of a
+    // quarter of it each were too narrow to reach the goal (14x14, `scramble --seed 4`,
+    // `--timeout 10`: 4,328 moves, longer than the reduction solver's 4,238; one beam 3,128).
+    // Up to 12x12 the four narrow beams do reach it, and do better than one (10 seeded
+    // 12x12 boards, `--timeout 10`: 1,913.2 moves against 1,998.6).
+    let short = cells > beam::DIVERSE_CELLS && seconds < 0.5 * plain_seconds(cells);
+    let beams = if short { &plain_beams(cells)[..1] } else { plain_beams(cells) };
+    let share = PLAIN_SHARE * 2.0 / beams.len() as f64;
     let in_time = share * seconds / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
     let mut plain_end = clock + std::time::Duration::from_secs_f64(seconds);
@@ -987,15 +995,16 @@ fn run(
             std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds * PLAIN_SHARE);
     }
     if width > FIRST_WIDTH {
-        for &(back, weights) in plain_beams(cells) {
+        for &(back, weights) in beams {
             if table_beam.is_some() && !back {
                 continue;
             }
             if interrupted() {
                 break;
             }
-            // On big boards the one plain beam keeps to its time (`beam::reach_by`).
-            let finish_by = (cells > BIG_CELLS).then_some(plain_end);
+            // On big boards, and in a short solve, the one plain beam keeps to its time
+            // (`beam::reach_by`).
+            let finish_by = (cells > BIG_CELLS || short).then_some(plain_end);
             let found = search(back, width, seed, weights, finish_by);
             if let Some(mut moves) = found {
                 attempts += 1;
