@@ -1232,6 +1232,21 @@ mod tests {
         assert_eq!(a.width, 256);
     }
 
+    /// On a 24x24 board a beam of 256 stops a few knots of misplaced tiles short of the goal,
+    /// and they are mended (`tidy`): the answer replays, says so, and is far shorter than the
+    /// reduction solver's (which places every tile again).
+    #[test]
+    fn a_big_board_beam_that_stops_short_is_mended() {
+        let goal = Goal::BlankLast.board(Size::new(24, 24).unwrap()).unwrap();
+        let board = Scrambler::new(2).solvable(&goal);
+        let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256 };
+        let a = run(&board, &goal, &settings(6), schedule, &mut |_, _| {}).unwrap();
+        assert!(replays_to(&board, &goal, &a.moves));
+        assert!(a.mended && !a.finished_by_reduction);
+        let reduction = reduction::solve(&board, &goal).unwrap().len();
+        assert!(a.moves.len() * 5 < reduction * 4, "{} against {reduction}", a.moves.len());
+    }
+
     /// The beam and the windows (the root IDA* given too few nodes to finish) against the
     /// exact distances: the bound never above, the length never below.
     #[test]

@@ -378,6 +378,41 @@ mod tests {
         assert_eq!(finish(&goal, &goal, &meter), Some(Vec::new()));
     }
 
+    /// Other goals and shapes: the blank's home in the first cell (Korf's goal) or inside
+    /// the board (the snail), boards wider than high; knots with the blank off home too.
+    #[test]
+    fn knots_are_mended_for_every_goal_and_shape() {
+        let meter = Meter::unlimited();
+        for (goal, (w, h)) in
+            [(Goal::BlankFirst, (14, 9)), (Goal::Snail, (11, 11)), (Goal::BlankLast, (20, 6))]
+        {
+            let goal = goal.board(Size::new(w, h).unwrap()).unwrap();
+            let home = goal.blank();
+            let (hx, hy) = (home % w, home / w);
+            // The blank one step off home, in a 2x2 cycle with three tiles.
+            let (nx, ny) = (
+                if hx + 1 < w { hx + 1 } else { hx - 1 },
+                if hy + 1 < h { hy + 1 } else { hy - 1 },
+            );
+            let blank_cycle: &[(usize, usize)] = &[(hx, hy), (nx, hy), (nx, ny), (hx, ny)];
+            let edge = [(w - 2, 1), (w - 1, 1)];
+            // One more swap, far from the others, when the parity asks for it.
+            let swap = [(0, h - 1), (1, h - 1)];
+            let mut cycles: Vec<&[(usize, usize)]> =
+                vec![&[(3, 2), (4, 2), (4, 3)], &[(8, 4), (8, 5)], &edge, blank_cycle];
+            let mut board = knotted(&goal, &cycles);
+            if !Parity::of(&board, &goal).solvable() {
+                cycles.push(&swap);
+                board = knotted(&goal, &cycles);
+            }
+            assert!(Parity::of(&board, &goal).solvable(), "{w}x{h}");
+            let path = finish(&board, &goal, &meter).expect("mended");
+            let mut end = board.clone();
+            end.apply_all(&Moves(path)).unwrap();
+            assert_eq!(end, goal, "{w}x{h}");
+        }
+    }
+
     /// A board far from solved makes a box too large, and the pass declines.
     #[test]
     fn a_scrambled_board_is_declined() {
