@@ -939,9 +939,12 @@ fn run(
     // spread over the threads.
     // Beyond `BIG_CELLS` the one plain beam's path is about 1.75 times the bound, the
     // beam is narrow enough to run on one thread, and its late layers (more tiles in their
-    // own lines) cost about 1.6 times the narrow beam's early ones (measured on 32x32).
+    // own lines) cost more than the narrow beam's early ones: 1.2 times, fitted on 32x32
+    // (first five seeded boards, `--timeout 3` / `5`: 38,573.4 / 36,479.8 moves at 1.2,
+    // 41,736.6 / 37,175.0 at 1.6, 39,158.2 / 36,482.6 at 0.9, where the beam narrows to
+    // end in time and stalls sooner).
     let nodes_per_width = if cells > BIG_CELLS {
-        2.5 * 1.75 * 1.6 * lower_bound.max(1) as f64
+        2.5 * 1.75 * 1.2 * lower_bound.max(1) as f64
     } else {
         2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64
     };
