@@ -42,10 +42,10 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 /// The largest boards (16x16) `auto` gives the near-optimal engine, which takes up to
 /// 32x32 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in half a
 /// second where the engine needs several (on 32x32, `scramble --seed 19`, first board:
-/// 37,443 moves with a timeout of 5 s, 36,357 with 8 s, against 51,447 from the reduction
+/// 36,365 moves with a timeout of 5 s, 35,933 with 8 s, against 51,447 from the reduction
 /// solver and its beams), unless the caller gives the time (`improve`): then `auto` takes
-/// the engine's anytime mode up to 32x32 (that board, `--improve 10`: 35,039 moves against
-/// 50,519 from the reduction solver's anytime mode). On 13x13 to 16x16 the engine's answers are 27 to 29 %
+/// the engine's anytime mode up to 32x32 (that board, `--improve 10`: 35,389 moves in 8.4 s
+/// against 50,519 from the reduction solver's anytime mode). On 13x13 to 16x16 the engine's answers are 27 to 29 %
 /// shorter than the reduction solver's, in 26 to 46 s (medians; README, issue 19's figures:
 /// 10 seeded boards of each size). On 11x11 and 12x12 the engine's
 /// answers are a fifth to a quarter shorter than the reduction solver's (with its two
