@@ -886,34 +886,29 @@ fn run(
                 // Mended when that is shorter than the reduction solver's plain answer (it
                 // is when a few knots are left; a beam that stalled far from the goal leaves
                 // boxes that the reduction solver would solve one by one).
-                let mended = tidy::finish(&at, to, &meter).filter(|tail| {
-                    reduction::solve(&at, to).is_ok_and(|plain| tail.len() < plain.len())
-                });
-                if let Some(tail) = mended {
-                    path.extend_from_slice(&tail);
+                let plain = reduction::solve(&at, to).ok();
+                let mended = tidy::finish(&at, to, &meter)
+                    .filter(|tail| plain.as_ref().is_some_and(|p| tail.len() < p.len()));
+                let tail = if let Some(tail) = mended {
                     finished.set(Finish::Mended);
-                    return Some(if back {
-                        path.iter().rev().map(|m| m.inverse()).collect()
-                    } else {
-                        path
-                    });
-                }
-                let tail = if width > FIRST_WIDTH {
+                    tail
+                } else if width > FIRST_WIDTH {
                     let soon = Instant::now() + Duration::from_secs_f64(FINISH_SECONDS);
                     let budget = Budget {
                         deadline: soon.min(settings.budget.deadline),
                         ..settings.budget.clone()
                     };
+                    finished.set(Finish::Reduction);
                     match reduction::solve_anytime(&at, to, budget) {
-                        Ok(report) => report.moves,
+                        Ok(report) => report.moves.0,
                         // Too little time left for its first answer: the plain one.
-                        Err(_) => reduction::solve(&at, to).ok()?,
+                        Err(_) => plain?.0,
                     }
                 } else {
-                    reduction::solve(&at, to).ok()?
+                    finished.set(Finish::Reduction);
+                    plain?.0
                 };
-                path.extend_from_slice(&tail.0);
-                finished.set(Finish::Reduction);
+                path.extend_from_slice(&tail);
                 path
             }
         };
