@@ -16,6 +16,20 @@
 //! right first answer for boards too large for a memory-bound best-first search: a width of
 //! tens of thousands answers 6x6 and 7x7 boards in seconds, with the window pass
 //! ([`super::window`]) shortening what it leaves.
+//!
+//! On big boards its speed is what bounds the answer within a time. A beam of 256 on 32x32
+//! (three seeded boards, the same paths) took 2.2 s on one thread; it takes 1.6 s on one
+//! and 1.2 to 1.3 s on two (when the machine gives two cores; it sometimes gives two
+//! threads of one): each node's position lives in a slot of a pool, which its first child
+//! kept takes over and changes in place (two children in three did), with the node's line
+//! counts after its cells; a child's line is read as it will be and four lines' patience
+//! sorts run in step ([`super::heuristic::removals_interleaved`]); the Zobrist keys are
+//! computed, not read from an 8 MB table; the blank-cell selection ([`keep_spread`]) is one
+//! pass; and a helper thread that lives as long as the beam takes chunks of each layer.
+//! DeepCubeA's first 20 35-puzzles (`bench --algorithm near --timeout 10`) came out the
+//! same, 131.9 moves, in 17.4 s instead of 26.8.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use npuzzle_core::{Board, Move};
 
@@ -55,7 +69,11 @@ pub(crate) fn keep_best<T>(
     // kept so far are moved to the front.
     let slots = (first * 2).next_power_of_two().max(16);
     let mask = slots - 1;
-    let mut seen = vec![0u64; slots];
+    // The set's table, kept between calls on this thread (made anew, it was a tenth of a
+    // narrow beam's layer on 32x32).
+    let mut seen = SEEN.take();
+    seen.clear();
+    seen.resize(slots, 0);
     let mut fresh = |h: u64| {
         let h = h.max(1);
         let mut i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
@@ -90,6 +108,7 @@ pub(crate) fn keep_best<T>(
             }
         }
     }
+    SEEN.set(seen);
     children.truncate(kept);
     if width < kept {
         children.select_nth_unstable_by_key(width - 1, key);
@@ -97,34 +116,60 @@ pub(crate) fn keep_best<T>(
     }
 }
 
+std::thread_local! {
+    /// [`keep_best`]'s table of hashes, kept between calls.
+    static SEEN: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Zobrist keys: one random word per (tile, cell); a position's hash is the XOR of its
-/// tiles' keys (the blank has none).
+/// tiles' keys (the blank has none). On big boards they are computed (the SplitMix64
+/// finaliser of the pair's index), not looked up: a table of them is 8 MB on 32x32, and
+/// its random reads pushed the rest of a beam's working set out of the caches (a beam of
+/// 256 on 32x32 took 15 % less time for its children computing them).
 pub(crate) struct Zobrist {
+    /// The keys in a table, on boards of at most [`ZOBRIST_TABLE_CELLS`] cells (a table
+    /// of 128 KB at most, which is faster than computing them); empty beyond.
     keys: Vec<u64>,
     cells: usize,
 }
+
+/// The most cells of a board whose Zobrist keys are kept in a table.
+const ZOBRIST_TABLE_CELLS: usize = 128;
 
 impl Zobrist {
     /// Keys for boards of `cells` cells.
     pub(crate) fn new(cells: usize) -> Zobrist {
         let mut s = 0x006E_7075_7A7A_6C65_u64;
-        Zobrist { keys: (0..cells * cells).map(|_| splitmix(&mut s)).collect(), cells }
+        let keys = if cells <= ZOBRIST_TABLE_CELLS {
+            (0..cells * cells).map(|_| splitmix(&mut s)).collect()
+        } else {
+            Vec::new()
+        };
+        Zobrist { keys, cells }
+    }
+
+    #[inline]
+    fn key(&self, tile: u16, cell: usize) -> u64 {
+        let index = usize::from(tile) * self.cells + cell;
+        if let Some(&k) = self.keys.get(index) {
+            return k;
+        }
+        let mut z =
+            (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(0x006E_7075_7A7A_6C65);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 
     /// The hash of `tiles`.
     pub(crate) fn hash(&self, tiles: &[u16]) -> u64 {
-        tiles
-            .iter()
-            .enumerate()
-            .filter(|&(_, &t)| t != 0)
-            .fold(0, |h, (c, &t)| h ^ self.keys[usize::from(t) * self.cells + c])
+        tiles.iter().enumerate().filter(|&(_, &t)| t != 0).fold(0, |h, (c, &t)| h ^ self.key(t, c))
     }
 
     /// The hash after `tile` moves from `from` to `to`.
     #[inline]
     pub(crate) fn moved(&self, hash: u64, tile: u16, from: usize, to: usize) -> u64 {
-        let base = usize::from(tile) * self.cells;
-        hash ^ self.keys[base + from] ^ self.keys[base + to]
+        hash ^ self.key(tile, from) ^ self.key(tile, to)
     }
 }
 
@@ -132,11 +177,14 @@ impl Zobrist {
 /// (twice, with the copy that becomes the next layer's last moves).
 const PER_LAYER_PER_NODE: usize = 6;
 
-/// About how many bytes a beam search of `width` on `cells` cells holds at depth `depth`:
-/// two layers of positions, the children of one, and per layer the parents and the moves.
+/// About how many bytes a beam search of `width` on `cells` cells holds at depth `depth`,
+/// widened to twice `width` ([`reach_by`]): two slots a node of 2-byte cells and line
+/// counts (fewer lines than cells), its children twice (the chunks' and the layer's, 40
+/// bytes each, three a node), its blank, values and hash, and per layer the parents and
+/// the moves.
 pub(crate) fn memory(width: usize, cells: usize, depth: usize) -> usize {
-    // Two layers of 2-byte cells; three children of 32 bytes a node; blank, values, hash.
-    width.saturating_mul(4 * cells + 3 * 32 + 2 + 8 + 8 + depth * PER_LAYER_PER_NODE)
+    let node = 2 * 2 * (2 * cells) + 2 * 3 * 40 + 2 + 12 + 8 + depth * PER_LAYER_PER_NODE;
+    width.saturating_mul(2).saturating_mul(node)
 }
 
 /// How the beam ranks a child: `md x manhattan + lc x conflicts + squares x (the sum of the
@@ -180,6 +228,8 @@ struct Child {
     sq: u32,
     hash: u64,
     parent: u32,
+    /// The cell of its blank.
+    blank: u16,
     mv: u8,
     /// The line whose conflicts the move changed (`u16::MAX`: none) and their new count.
     line: u16,
@@ -229,9 +279,11 @@ fn blank_cap(width: usize, cells: usize) -> Option<usize> {
 
 /// Keeps the `width` children with the smallest keys among those that rank within the best
 /// `cap` of their cell (`cell`, below `cells`): the children sorted by key and taken in
-/// turn, skipping a child whose cell has `cap` already, in linear time (a counting sort by
-/// cell, a selection in each cell, one over them all). The kept children come in no
-/// particular order.
+/// turn, skipping a child whose cell has `cap` already, in linear time (a count per cell;
+/// where a cell has more than `cap`, a selection among its own, then one over them all).
+/// The kept children come in no particular order. `spread` is scratch kept between calls
+/// (a layer of a beam on 32x32 took 15 microseconds with buffers over every cell made
+/// anew).
 fn keep_spread<T: Copy>(
     children: &mut Vec<T>,
     width: usize,
@@ -239,34 +291,120 @@ fn keep_spread<T: Copy>(
     cells: usize,
     key: impl Fn(&T) -> u64 + Copy,
     cell: impl Fn(&T) -> usize,
+    spread: &mut Spread<T>,
 ) {
     let (width, cap) = (width.max(1), cap.max(1));
-    let Some(&first) = children.first() else { return };
-    let mut start = vec![0usize; cells + 1];
-    for c in children.iter() {
-        start[cell(c) + 1] += 1;
+    if spread.count.len() < cells {
+        spread.count.resize(cells, 0);
     }
-    for i in 0..cells {
-        start[i + 1] += start[i];
+    if cap == 1 {
+        // Each cell's best child: its index in `count`, plus one (without branches on the
+        // keys, which come in no order).
+        spread.touched.resize(children.len(), 0);
+        let mut touched = 0;
+        for (i, c) in children.iter().enumerate() {
+            let k = cell(c);
+            let best = spread.count[k] as usize;
+            let fresh = best == 0;
+            let better = fresh || key(c) < key(&children[best.max(1) - 1]);
+            spread.count[k] = if better { i as u32 + 1 } else { best as u32 };
+            spread.touched[touched] = k as u32;
+            touched += usize::from(fresh);
+        }
+        spread.touched.truncate(touched);
+        spread.grouped.clear();
+        for &k in &spread.touched {
+            spread.grouped.push(children[spread.count[k as usize] as usize - 1]);
+            spread.count[k as usize] = 0;
+        }
+        spread.touched.clear();
+        std::mem::swap(children, &mut spread.grouped);
+        smallest(children, width, key, &mut spread.keys);
+        return;
     }
-    let mut at = start.clone();
-    let mut grouped = vec![first; children.len()];
+    let mut crowded = false;
     for c in children.iter() {
         let k = cell(c);
-        grouped[at[k]] = *c;
-        at[k] += 1;
-    }
-    children.clear();
-    for k in 0..cells {
-        let group = &mut grouped[start[k]..start[k + 1]];
-        if group.len() > cap {
-            group.select_nth_unstable_by_key(cap - 1, key);
+        if spread.count[k] == 0 {
+            spread.touched.push(k as u32);
         }
-        children.extend_from_slice(&group[..group.len().min(cap)]);
+        spread.count[k] += 1;
+        crowded |= spread.count[k] as usize > cap;
     }
-    if children.len() > width {
-        children.select_nth_unstable_by_key(width - 1, key);
-        children.truncate(width);
+    if crowded {
+        // Group the children by cell (cells in the order first met), keep each cell's best.
+        let mut at = 0u32;
+        for &k in &spread.touched {
+            let k = k as usize;
+            let size = spread.count[k];
+            spread.count[k] = at;
+            at += size;
+        }
+        spread.grouped.clear();
+        spread.grouped.extend_from_slice(children);
+        for c in children.iter() {
+            let k = cell(c);
+            spread.grouped[spread.count[k] as usize] = *c;
+            spread.count[k] += 1;
+        }
+        children.clear();
+        let mut start = 0usize;
+        for &k in &spread.touched {
+            let end = spread.count[k as usize] as usize;
+            let group = &mut spread.grouped[start..end];
+            if group.len() > cap {
+                group.select_nth_unstable_by_key(cap - 1, key);
+            }
+            children.extend_from_slice(&group[..group.len().min(cap)]);
+            start = end;
+        }
+    }
+    for &k in &spread.touched {
+        spread.count[k as usize] = 0;
+    }
+    spread.touched.clear();
+    smallest(children, width, key, &mut spread.keys);
+}
+
+/// Keeps the `width` items with the smallest keys (in their order; of equal keys at the
+/// border, the first), selecting among the keys alone (`keys` is scratch): selecting among
+/// the items themselves, 40 bytes each, took most of a beam's selection on 32x32.
+fn smallest<T: Copy>(
+    items: &mut Vec<T>,
+    width: usize,
+    key: impl Fn(&T) -> u64,
+    keys: &mut Vec<u64>,
+) {
+    if items.len() <= width {
+        return;
+    }
+    keys.clear();
+    keys.extend(items.iter().map(&key));
+    let (_, &mut border, _) = keys.select_nth_unstable(width - 1);
+    let below = items.iter().filter(|c| key(c) < border).count();
+    let mut ties = width - below;
+    items.retain(|c| {
+        let k = key(c);
+        k < border
+            || (k == border && ties > 0 && {
+                ties -= 1;
+                true
+            })
+    });
+}
+
+/// Scratch for [`keep_spread`]: a count per cell (all zero between calls), the cells
+/// counted, and the children grouped by cell.
+struct Spread<T> {
+    keys: Vec<u64>,
+    count: Vec<u32>,
+    touched: Vec<u32>,
+    grouped: Vec<T>,
+}
+
+impl<T> Default for Spread<T> {
+    fn default() -> Spread<T> {
+        Spread { keys: Vec::new(), count: Vec::new(), touched: Vec::new(), grouped: Vec::new() }
     }
 }
 
@@ -319,13 +457,19 @@ pub(crate) fn reach(
 const PACE_LAYERS: usize = 256;
 
 /// [`reach`], aiming to end by `finish_by`: from [`PACE_LAYERS`] layers on, every 64 layers,
-/// the beam narrows (never widens, never below half of `width`) to what fits in the time
-/// left at its pace so far, the layers to go counted from the Manhattan distance left at
-/// the rate it has fallen, 1.4 times over (the end game falls slower; twice over left it a
-/// third of its time unused on 20x20). A width estimated before
-/// the search from a narrow beam's pace was off by up to half on big boards: on a 20x20
-/// board a beam of 2,297 meant for 4.2 s was not done in 7.8 s, and the time ran out with
-/// nothing from it.
+/// the beam takes the width (between half and twice `width`) that fits in the time left at
+/// its pace so far, the layers to go counted from the Manhattan distance left at the rate
+/// it has fallen, 1.4 times over (the end game falls slower; twice over left it a third of
+/// its time unused on 20x20). A width estimated before the search from a narrow beam's pace
+/// was off by up to half on big boards: on a 20x20 board a beam of 2,297 meant for 4.2 s
+/// was not done in 7.8 s, and the time ran out with nothing from it. (It used to narrow
+/// only; widening too, the first ten seeded 32x32 boards came out at 37,506.4 moves within
+/// 2 s, 1.719 times the bound, where the beams sized in advance had stalled half-way.)
+///
+/// Its layers are expanded on two threads when `threads` is 2 or more and a layer has
+/// [`HELPER_NODES`] nodes: a helper thread lives as long as the beam and takes chunks of
+/// each layer in turn with the calling thread ([`CHUNKS`]); their children are read in
+/// the chunks' order, so the beam goes the same way on one thread or two.
 #[expect(
     clippy::too_many_arguments,
     reason = "the search's own knobs, each a plain value; every caller names them in one place"
@@ -343,34 +487,354 @@ pub(crate) fn reach_by(
 ) -> Reach {
     let n = board.tiles().len();
     let eval = Evaluator::new(goal);
-    let next = Neighbours::new(board.width(), board.height());
-    let zobrist = Zobrist::new(n);
-    let mut width = width.max(1);
-    let narrowest = (width / 2).max(1);
-    let started = std::time::Instant::now();
-    let mut expanded = 0usize;
-    let mut tie = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
-    let tie_salt = splitmix(&mut tie);
-
-    let mut tiles: Vec<u16> = board.tiles().to_vec();
-    let mut blanks: Vec<u16> = vec![board.blank() as u16];
+    let tiles: Vec<u16> = board.tiles().to_vec();
     let md0 = eval.manhattan(&tiles);
-    let mut values: Vec<(u32, u32, u32)> =
-        vec![(md0, eval.value(&tiles) - md0, eval.squares(&tiles))];
-    // Each node's conflicts per line (`Evaluator::lines`), so that a child counts only the
-    // line its move changes, after the move (counting a line takes a scan of it; the counts
-    // before and after were half a beam's time on 32x32 boards).
-    let lines = eval.lines();
-    let mut conflicts: Vec<u16> = eval.line_conflicts(&tiles);
-    let mut hashes: Vec<u64> = vec![zobrist.hash(&tiles)];
-    let mut last: Vec<u8> = vec![u8::MAX];
     if md0 == 0 {
         return Reach::Goal(Vec::new());
     }
-    // The best-ranked position kept so far: its score, its layer in `trail` (none for the
-    // board) and its index there.
-    let mut closest: (u32, Option<usize>, usize) =
-        (weights.score(values[0].0, values[0].1, values[0].2), None, 0);
+    let mut tie = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+    let tie_salt = splitmix(&mut tie);
+    let ctx = Context {
+        next: Neighbours::new(board.width(), board.height()),
+        zobrist: Zobrist::new(n),
+        lines: eval.lines(),
+        n,
+        board_width: board.width(),
+        tie_salt,
+        weights,
+        eval,
+    };
+    let hash = ctx.zobrist.hash(&tiles);
+    // Positions kept lately, in a lossy direct-mapped table (a slot per hash's low bits,
+    // overwritten by later ones): enough to keep a narrow beam from going round in circles,
+    // without the cost of a set of every position (see the module docs).
+    let slots = width.max(1).saturating_mul(16).next_power_of_two().clamp(1 << 12, 1 << 20);
+    let mut recent = vec![0u64; slots];
+    recent[hash as usize & (slots - 1)] = hash;
+    let values = vec![(md0, ctx.eval.value(&tiles) - md0, ctx.eval.squares(&tiles))];
+    // Each node's conflicts per line (`Evaluator::lines`) follow its cells in its slot, so
+    // that a child counts only the line its move changes, after the move (counting a line
+    // takes a scan of it; the counts before and after were half a beam's time on 32x32).
+    let mut tiles = tiles;
+    tiles.extend(ctx.eval.line_conflicts(board.tiles()));
+    let layer = Layer {
+        values,
+        blanks: vec![board.blank() as u16],
+        hashes: vec![hash],
+        last: vec![u8::MAX],
+        tiles,
+        slot: vec![0],
+        recent,
+        pull: None,
+    };
+    let shared = Shared {
+        layer: std::sync::RwLock::new(layer),
+        chunks: (0..CHUNKS).map(|_| std::sync::Mutex::new(Vec::new())).collect(),
+        next: AtomicUsize::new(CHUNKS),
+        finished: AtomicUsize::new(0),
+        posted: AtomicUsize::new(0),
+        quit: std::sync::atomic::AtomicBool::new(false),
+    };
+    let limits = Limits { width, max_depth, meter, finish_by, md0 };
+    if threads < 2 {
+        return layers(&ctx, &shared, &limits, None);
+    }
+    std::thread::scope(|s| {
+        let helper = s.spawn(|| help(&ctx, &shared));
+        // The helper is told to quit however the layers end.
+        let _quit = Quit(&shared, helper.thread());
+        layers(&ctx, &shared, &limits, Some(helper.thread()))
+    })
+}
+
+/// Tells the helper thread to quit when dropped.
+struct Quit<'a>(&'a Shared, &'a std::thread::Thread);
+
+impl Drop for Quit<'_> {
+    fn drop(&mut self) {
+        self.0.quit.store(true, Ordering::Release);
+        self.0.posted.fetch_add(1, Ordering::AcqRel);
+        self.1.unpark();
+    }
+}
+
+/// What every layer of a beam shares: the board's tables and the ranking.
+struct Context {
+    eval: Evaluator,
+    next: Neighbours,
+    zobrist: Zobrist,
+    lines: usize,
+    n: usize,
+    board_width: usize,
+    tie_salt: u64,
+    weights: Weights,
+}
+
+/// A beam's limits ([`reach_by`]).
+struct Limits<'a> {
+    width: usize,
+    max_depth: usize,
+    meter: &'a Meter,
+    finish_by: Option<std::time::Instant>,
+    md0: u32,
+}
+
+/// One layer of a beam: its nodes' positions and what their children need of them.
+struct Layer {
+    /// The positions, `n` cells each and then the conflicts of each line, in slots of a
+    /// pool: node `i`'s is slot `slot[i]`. A
+    /// child takes its parent's slot when it is the first of its parent's children kept, and
+    /// is moved there in place; the others are copies into the slots of parents without
+    /// children kept (on 32x32, two children in three took their parent's).
+    tiles: Vec<u16>,
+    slot: Vec<u32>,
+    blanks: Vec<u16>,
+    /// Manhattan, conflicts, squares.
+    values: Vec<(u32, u32, u32)>,
+    hashes: Vec<u64>,
+    /// The move that made each node (`u8::MAX`: none).
+    last: Vec<u8>,
+    /// The lossy table of positions kept lately.
+    recent: Vec<u64>,
+    /// The cell the blank is drawn to, when the beam has not progressed for a while
+    /// ([`PULL_AFTER`]).
+    pull: Option<(u32, u32)>,
+}
+
+/// The layer and the threads' work on it: the main thread posts a layer (`posted` goes up),
+/// both threads expand its chunks in turn, and the main thread waits for every chunk to be
+/// `finished` before it reads their children.
+struct Shared {
+    layer: std::sync::RwLock<Layer>,
+    /// The children of each chunk of the layer's nodes (`CHUNKS` chunks).
+    chunks: Vec<std::sync::Mutex<Vec<Child>>>,
+    /// The next chunk to expand, and how many are done.
+    next: AtomicUsize,
+    finished: AtomicUsize,
+    posted: AtomicUsize,
+    quit: std::sync::atomic::AtomicBool,
+}
+
+/// The chunks a layer's nodes are cut into, which the threads take in turn: a thread
+/// that runs slower (the machine's other work, or a core shared with it) takes fewer.
+/// Halves split once ran 2.8 s where one thread took 1.6, the second thread expanding its
+/// half at half the first one's pace.
+const CHUNKS: usize = 16;
+
+/// The fewest nodes in a chunk (but the last): taking a chunk costs two atomic operations
+/// and a lock, about a node's work.
+const CHUNK_NODES: usize = 32;
+
+/// How many nodes a chunk of a layer of `count` nodes has (but the last), and how many
+/// chunks there are (at most [`CHUNKS`]).
+fn chunking(count: usize) -> (usize, usize) {
+    let size = count.div_ceil(CHUNKS).max(CHUNK_NODES);
+    (size, count.div_ceil(size))
+}
+
+/// Expands the chunks of `layer` not taken yet, one at a time.
+fn take_chunks(ctx: &Context, shared: &Shared, layer: &Layer) {
+    let count = layer.blanks.len();
+    let (size, chunks) = chunking(count);
+    loop {
+        let c = shared.next.fetch_add(1, Ordering::AcqRel);
+        if c >= chunks {
+            return;
+        }
+        {
+            let mut out =
+                shared.chunks[c].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            out.clear();
+            expand(ctx, layer, c * size..((c + 1) * size).min(count), &mut out);
+        }
+        shared.finished.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+/// Layers narrower than this are expanded on one thread (the hand-over costs about a
+/// microsecond).
+const HELPER_NODES: usize = 2 * CHUNK_NODES;
+
+/// How long the helper spins for the next layer before it sleeps until woken: longer than
+/// the main thread's part of a layer on 32x32 (tens of microseconds; waking a sleeping
+/// thread costs about as much), far shorter than on 6x6 with beams of 20,000 (milliseconds,
+/// where a helper that spun through them made the main thread a sixth slower).
+const HELPER_SPIN: std::time::Duration = std::time::Duration::from_micros(100);
+
+/// Waits until `flag` is not `not` (then returns its value): spins for [`HELPER_SPIN`],
+/// then sleeps until unparked (the main thread unparks the helper with each layer).
+fn wait_while(flag: &AtomicUsize, not: usize) -> usize {
+    let started = std::time::Instant::now();
+    let mut spins = 0u32;
+    loop {
+        let now = flag.load(Ordering::Acquire);
+        if now != not {
+            return now;
+        }
+        spins += 1;
+        if spins % 64 != 0 || started.elapsed() < HELPER_SPIN {
+            std::hint::spin_loop();
+        } else {
+            std::thread::park();
+        }
+    }
+}
+
+/// The second thread: expands its share of each posted layer until told to quit.
+fn help(ctx: &Context, shared: &Shared) {
+    let mut seen = 0;
+    loop {
+        seen = wait_while(&shared.posted, seen);
+        if shared.quit.load(Ordering::Acquire) {
+            return;
+        }
+        {
+            let layer = shared.layer.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+            take_chunks(ctx, shared, &layer);
+        }
+    }
+}
+
+/// Appends the children of nodes `range` of `layer` to `out`.
+fn expand(ctx: &Context, layer: &Layer, range: std::ops::Range<usize>, out: &mut Vec<Child>) {
+    let (n, bw) = (ctx.n, ctx.board_width);
+    let stride = n + ctx.lines;
+    let mask = layer.recent.len() - 1;
+    let rank = |c: &mut Child| {
+        let pull = layer.pull.map_or(0, |(cx, cy)| {
+            let b = usize::from(c.blank);
+            PULL_WEIGHT * (((b % bw) as u32).abs_diff(cx) + ((b / bw) as u32).abs_diff(cy))
+        });
+        let mixed = (c.hash ^ ctx.tie_salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+        c.key = u64::from(ctx.weights.score(c.md, c.lc, c.sq) + pull) << 24 | mixed;
+    };
+    // Children whose line needs counting, four at a time (`removals_interleaved`): their
+    // index in `out`, their line's bits and length, and the line's count before the move.
+    let short = ctx.eval.short_lines();
+    let mut bits = [[0u64; 64]; 4];
+    let mut lens = [0usize; 4];
+    let mut at = [0usize; 4];
+    let mut was = [0u16; 4];
+    let mut pending = 0usize;
+    let settle = |out: &mut Vec<Child>,
+                  bits: &[[u64; 64]; 4],
+                  lens: &mut [usize; 4],
+                  at: &[usize; 4],
+                  was: &[u16; 4],
+                  pending: usize| {
+        for l in lens.iter_mut().skip(pending) {
+            *l = 0;
+        }
+        let now = super::heuristic::removals_interleaved(bits, *lens);
+        for k in 0..pending {
+            let c = &mut out[at[k]];
+            c.lc = (c.lc as i32 + now[k] as i32 - i32::from(was[k])) as u32;
+            c.conflicts = now[k] as u16;
+            rank(c);
+        }
+    };
+    out.reserve(range.len() * 3);
+    for i in range {
+        let slot = layer.slot[i] as usize * stride;
+        let state = &layer.tiles[slot..slot + n];
+        let blank = usize::from(layer.blanks[i]);
+        let (md0, lc0, sq0) = layer.values[i];
+        for m in 0..4 {
+            if usize::from(layer.last[i]) == (Move::ALL[m].inverse().index()) {
+                continue;
+            }
+            let Some(from) = ctx.next.of(blank, m) else { continue };
+            let tile = state[from];
+            let hash = ctx.zobrist.moved(layer.hashes[i], tile, from, blank);
+            if layer.recent[hash as usize & mask] == hash {
+                continue;
+            }
+            let (before, after) = (ctx.eval.distance(tile, from), ctx.eval.distance(tile, blank));
+            let (dm, line) = ctx.eval.slide_target(state, blank, from);
+            let mut child = Child {
+                key: 0,
+                md: (md0 as i32 + dm) as u32,
+                lc: lc0,
+                sq: sq0 + after * after - before * before,
+                hash,
+                parent: i as u32,
+                blank: from as u16,
+                mv: m as u8,
+                line: u16::MAX,
+                conflicts: 0,
+            };
+            let Some(l) = line else {
+                rank(&mut child);
+                out.push(child);
+                continue;
+            };
+            child.line = l as u16;
+            let before_count = layer.tiles[slot + n + l];
+            if !short {
+                let (_, counted) = ctx.eval.slide_line(state, blank, from);
+                let now = counted.map_or(u32::from(before_count), |(_, c)| c);
+                child.lc = (lc0 as i32 + now as i32 - i32::from(before_count)) as u32;
+                child.conflicts = now as u16;
+                rank(&mut child);
+                out.push(child);
+                continue;
+            }
+            lens[pending] = ctx.eval.line_after(state, blank, from, l, &mut bits[pending]);
+            at[pending] = out.len();
+            was[pending] = before_count;
+            out.push(child);
+            pending += 1;
+            if pending == 4 {
+                settle(out, &bits, &mut lens, &at, &was, pending);
+                pending = 0;
+            }
+        }
+    }
+    if pending > 0 {
+        settle(out, &bits, &mut lens, &at, &was, pending);
+    }
+}
+
+/// Layers a beam beyond [`DIVERSE_CELLS`] goes without a better position before its ranking
+/// draws the blank towards the misplaced tiles ([`PULL_WEIGHT`]).
+///
+/// Narrow beams on big boards stalled half-way: the edges solved, the middle a tangle of
+/// tiles ten or more cells from home, the blank on an edge or in a corner. Every way back
+/// into the middle moves solved tiles out of place, so the ranking holds the beam where it
+/// is until [`STALL_LAYERS`] end it. Drawn to the tiles still to solve (their centre, each
+/// weighted by its squared distance, on the layer's best node), it walks back in. Beams on
+/// 32x32 (six seeded boards, `Scrambler::new(100..106)`, the path to the beam's best
+/// position and then `tidy`, over the Manhattan distance): of width 160, 1.902 times
+/// after 10 layers, 1.898 after 5, 1.935 after 20, 1.956 after 40, and stalls far from the
+/// goal after 2 or 4 (weights 16 to 64 changed little: 1.895 to 1.957); of width 224,
+/// 1.799 after 10, where three of the six stalled half-way without it; of width 256, three
+/// boards: 38,045 moves against 38,199 without.
+const PULL_AFTER: usize = 10;
+
+/// What a step of the blank away from the cell it is drawn to costs in a child's rank
+/// when the beam has not progressed for [`PULL_AFTER`] layers (a step that moves a
+/// solved tile out of place costs about 10).
+const PULL_WEIGHT: u32 = 32;
+
+/// The layers of a beam ([`reach_by`]), with the `helper` thread if any.
+fn layers(
+    ctx: &Context,
+    shared: &Shared,
+    limits: &Limits,
+    helper: Option<&std::thread::Thread>,
+) -> Reach {
+    let (n, lines) = (ctx.n, ctx.lines);
+    let (eval, weights) = (&ctx.eval, ctx.weights);
+    let meter = limits.meter;
+    let mut width = limits.width.max(1);
+    let (narrowest, widest) = ((width / 2).max(1), width.saturating_mul(2));
+    let started = std::time::Instant::now();
+    let mut expanded = 0usize;
+    let md0 = limits.md0;
+    let mut closest: (u32, Option<usize>, usize) = {
+        let layer = shared.layer.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+        (weights.score(layer.values[0].0, layer.values[0].1, layer.values[0].2), None, 0)
+    };
     // The path from the board to the node `at` of layer `layer` of `trail`.
     let path_to = |trail: &[(Vec<u32>, Vec<u8>)], layer: Option<usize>, mut at: usize| {
         let Some(layer) = layer else { return Vec::new() };
@@ -382,126 +846,114 @@ pub(crate) fn reach_by(
         path.reverse();
         path
     };
-    // The previous layer's positions, kept for their buffer.
-    let mut spare: Vec<u16> = Vec::new();
-    // Positions kept lately, in a lossy direct-mapped table (a slot per hash's low bits,
-    // overwritten by later ones): enough to keep a narrow beam from going round in circles,
-    // without the cost of a set of every position (see the module docs).
-    let slots = width.saturating_mul(16).next_power_of_two().clamp(1 << 12, 1 << 20);
-    let mut recent = vec![0u64; slots];
-    let mask = slots - 1;
-    recent[hashes[0] as usize & mask] = hashes[0];
+    // Scratch: each parent's first child kept (its heir), and the free slots.
+    let (mut heir, mut free): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     // Per layer: each kept node's parent index and move.
     let mut trail: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
+    let mut best_now = 0usize;
+    let mut mine: Vec<Child> = Vec::new();
+    let bw = ctx.board_width;
+    let mut spread = Spread::default();
 
-    for depth in 0..max_depth {
+    for depth in 0..limits.max_depth {
         if meter.stop() {
             return Reach::Stopped;
         }
-        if closest.1.map_or(depth, |l| depth - 1 - l) >= STALL_LAYERS {
+        let stalled_for = closest.1.map_or(depth, |l| depth - 1 - l);
+        if stalled_for >= STALL_LAYERS {
             break;
         }
-        let count = blanks.len();
+        let mut layer = shared.layer.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        layer.pull = (n > DIVERSE_CELLS && stalled_for >= PULL_AFTER).then(|| {
+            let at = layer.slot[best_now] as usize * (n + lines);
+            let st = &layer.tiles[at..at + n];
+            let (mut sx, mut sy, mut sw) = (0u64, 0u64, 0u64);
+            for (c, &t) in st.iter().enumerate() {
+                let d = u64::from(eval.distance(t, c));
+                let w = d * d;
+                sx += w * (c % bw) as u64;
+                sy += w * (c / bw) as u64;
+                sw += w;
+            }
+            let sw = sw.max(1);
+            ((sx / sw) as u32, (sy / sw) as u32)
+        });
+        let count = layer.blanks.len();
         expanded += count;
-        if let Some(end) = finish_by.filter(|_| depth >= PACE_LAYERS && depth % 64 == 0) {
-            let md_now = values.iter().map(|v| v.0).min().unwrap_or(0);
+        if let Some(end) = limits.finish_by.filter(|_| depth >= PACE_LAYERS && depth % 64 == 0) {
+            let md_now = layer.values.iter().map(|v| v.0).min().unwrap_or(0);
             let fallen = md0.saturating_sub(md_now);
             if fallen > 0 {
                 let to_go = 1.4 * depth as f64 * f64::from(md_now) / f64::from(fallen);
                 let per_node = started.elapsed().as_secs_f64() / expanded as f64;
                 let left = end.saturating_duration_since(std::time::Instant::now()).as_secs_f64();
                 let fits = (left / (to_go * per_node).max(1e-12)) as usize;
-                width = width.min(fits.max(narrowest));
+                width = fits.clamp(narrowest, widest);
             }
         }
-        // Threads are spawned each layer (tens of microseconds): worth it for wide layers.
-        let threads = threads.clamp(1, count.div_ceil(1024).max(1));
-        let chunk = count.div_ceil(threads);
-        let expand = |range: std::ops::Range<usize>, tiles: &mut [u16]| -> Vec<Child> {
-            let mut out = Vec::with_capacity(range.len() * 3);
-            for (k, i) in range.enumerate() {
-                let state = &mut tiles[k * n..(k + 1) * n];
-                let blank = usize::from(blanks[i]);
-                for m in 0..4 {
-                    if usize::from(last[i]) == (Move::ALL[m].inverse().index()) {
-                        continue;
-                    }
-                    let Some(from) = next.of(blank, m) else { continue };
-                    let tile = state[from];
-                    let hash = zobrist.moved(hashes[i], tile, from, blank);
-                    if recent[hash as usize & mask] == hash {
-                        continue;
-                    }
-                    let (before, after) = (eval.distance(tile, from), eval.distance(tile, blank));
-                    let (dm, changed) = eval.slide_line(state, blank, from);
-                    let (dl, line, count) = match changed {
-                        Some((l, now)) => {
-                            let was = conflicts[i * lines + l];
-                            (now as i32 - i32::from(was), l as u16, now as u16)
-                        }
-                        None => (0, u16::MAX, 0),
-                    };
-                    let md = (values[i].0 as i32 + dm) as u32;
-                    let lc = (values[i].1 as i32 + dl) as u32;
-                    let mixed = (hash ^ tie_salt).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
-                    let sq = values[i].2 + after * after - before * before;
-                    let score = weights.score(md, lc, sq);
-                    out.push(Child {
-                        key: u64::from(score) << 24 | mixed,
-                        md,
-                        lc,
-                        sq,
-                        hash,
-                        parent: i as u32,
-                        mv: m as u8,
-                        line,
-                        conflicts: count,
-                    });
+        drop(layer);
+        mine.clear();
+        let mut children = if helper.is_some() && count >= HELPER_NODES {
+            shared.finished.store(0, Ordering::Release);
+            shared.next.store(0, Ordering::Release);
+            shared.posted.fetch_add(1, Ordering::AcqRel);
+            if let Some(helper) = helper {
+                helper.unpark();
+            }
+            {
+                let layer = shared.layer.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+                take_chunks(ctx, shared, &layer);
+            }
+            let mut spins = 0u32;
+            // Only for chunks the helper took: one that has not woken (a busy machine) is
+            // not waited for.
+            let chunks = chunking(count).1;
+            while shared.finished.load(Ordering::Acquire) != chunks {
+                if spins < 1_000_000 {
+                    spins += 1;
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
                 }
             }
-            out
-        };
-        let mut children: Vec<Child> = if threads == 1 {
-            expand(0..count, &mut tiles)
+            // In the chunks' order, whichever thread made them: the same children as one
+            // thread's, in the same order.
+            for c in &shared.chunks[..chunks] {
+                mine.extend_from_slice(
+                    &c.lock().unwrap_or_else(std::sync::PoisonError::into_inner),
+                );
+            }
+            std::mem::take(&mut mine)
         } else {
-            let parts: Vec<Vec<Child>> = std::thread::scope(|s| {
-                let handles: Vec<_> = tiles
-                    .chunks_mut(chunk * n)
-                    .enumerate()
-                    .map(|(t, slice)| {
-                        let start = t * chunk;
-                        let end = (start + chunk).min(count);
-                        let expand = &expand;
-                        s.spawn(move || expand(start..end, slice))
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
-            });
-            parts.concat()
+            let layer = shared.layer.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+            expand(ctx, &layer, 0..count, &mut mine);
+            std::mem::take(&mut mine)
         };
         meter.add(children.len() as u64);
         if children.is_empty() {
             break;
         }
+        let mut guard = shared.layer.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let layer = &mut *guard;
         match blank_cap(width, n) {
             None => keep_best(&mut children, width, |c| c.key, |c| c.hash),
             Some(cap) => {
                 // The best children by rank, at most `cap` of them with the blank on any
                 // one cell (see `DIVERSE_CELLS`).
-                keep_best(&mut children, width.saturating_mul(4), |c| c.key, |c| c.hash);
-                let cell = |c: &Child| {
-                    let parent = usize::from(blanks[c.parent as usize]);
-                    next.of(parent, usize::from(c.mv)).unwrap_or(parent)
-                };
-                keep_spread(&mut children, width, cap, n, |c| c.key, cell);
+                // With one child a cell, the cell's best is kept once: equal positions have
+                // the same blank and rank.
+                if cap > 1 || children.len() > width.saturating_mul(4) {
+                    keep_best(&mut children, width.saturating_mul(4), |c| c.key, |c| c.hash);
+                }
+                let cell = |c: &Child| usize::from(c.blank);
+                keep_spread(&mut children, width, cap, n, |c| c.key, cell, &mut spread);
             }
         }
 
         if let Some(goal_child) = children.iter().find(|c| c.md == 0) {
-            let children = [*goal_child];
             // The goal: read the path back.
-            let mut path = vec![Move::ALL[usize::from(children[0].mv)]];
-            let mut at = children[0].parent as usize;
+            let mut path = vec![Move::ALL[usize::from(goal_child.mv)]];
+            let mut at = goal_child.parent as usize;
             for (parents, moves) in trail.iter().rev() {
                 path.push(Move::ALL[usize::from(moves[at])]);
                 at = parents[at] as usize;
@@ -510,45 +962,82 @@ pub(crate) fn reach_by(
             return Reach::Goal(path);
         }
         if let Some((i, c)) = children.iter().enumerate().min_by_key(|(_, c)| c.key) {
+            best_now = i;
             let score = weights.score(c.md, c.lc, c.sq);
             if score < closest.0 {
                 closest = (score, Some(trail.len()), i);
             }
         }
 
-        let mut new_tiles = std::mem::take(&mut spare);
-        new_tiles.resize(children.len() * n, 0);
+        // The children's positions: the first child kept of each parent takes its slot,
+        // the others are copied into free slots (of parents without children kept, or new
+        // ones) before any slot is changed in place.
+        let count = layer.blanks.len();
+        heir.clear();
+        heir.resize(count, u32::MAX);
+        for (j, c) in children.iter().enumerate() {
+            let p = c.parent as usize;
+            if heir[p] == u32::MAX {
+                heir[p] = j as u32;
+            }
+        }
+        free.clear();
+        free.extend((0..count).filter(|&p| heir[p] == u32::MAX).map(|p| layer.slot[p]));
+        let mut new_slot = Vec::with_capacity(children.len());
+        let stride = n + lines;
+        let mut pool = layer.tiles.len() / stride;
+        for (j, c) in children.iter().enumerate() {
+            let p = c.parent as usize;
+            if heir[p] == j as u32 {
+                new_slot.push(layer.slot[p]);
+                continue;
+            }
+            let s = free.pop().unwrap_or_else(|| {
+                pool += 1;
+                (pool - 1) as u32
+            });
+            if layer.tiles.len() < pool * stride {
+                layer.tiles.resize(pool * stride, 0);
+            }
+            let (from, to) = (layer.slot[p] as usize * stride, s as usize * stride);
+            layer.tiles.copy_within(from..from + stride, to);
+            layer.tiles.swap(to + usize::from(c.blank), to + usize::from(layer.blanks[p]));
+            if c.line != u16::MAX {
+                layer.tiles[to + n + usize::from(c.line)] = c.conflicts;
+            }
+            new_slot.push(s);
+        }
+        for (j, c) in children.iter().enumerate() {
+            let p = c.parent as usize;
+            if heir[p] == j as u32 {
+                let at = layer.slot[p] as usize * stride;
+                layer.tiles.swap(at + usize::from(c.blank), at + usize::from(layer.blanks[p]));
+                if c.line != u16::MAX {
+                    layer.tiles[at + n + usize::from(c.line)] = c.conflicts;
+                }
+            }
+        }
         let mut new_blanks = Vec::with_capacity(children.len());
         let mut new_values = Vec::with_capacity(children.len());
-        let mut new_conflicts = Vec::with_capacity(children.len() * lines);
         let mut new_hashes = Vec::with_capacity(children.len());
         let mut parents = Vec::with_capacity(children.len());
         let mut moves = Vec::with_capacity(children.len());
-        for (c, slot) in children.iter().zip(new_tiles.chunks_mut(n)) {
-            let p = c.parent as usize;
-            slot.copy_from_slice(&tiles[p * n..(p + 1) * n]);
-            let blank = usize::from(blanks[p]);
-            let from = next.of(blank, usize::from(c.mv)).unwrap_or(blank);
-            slot.swap(from, blank);
-            new_blanks.push(from as u16);
+        let mask = layer.recent.len() - 1;
+        for c in &children {
+            new_blanks.push(c.blank);
             new_values.push((c.md, c.lc, c.sq));
-            let at = new_conflicts.len();
-            new_conflicts.extend_from_slice(&conflicts[p * lines..(p + 1) * lines]);
-            if c.line != u16::MAX {
-                new_conflicts[at + usize::from(c.line)] = c.conflicts;
-            }
             new_hashes.push(c.hash);
-            recent[c.hash as usize & mask] = c.hash;
+            layer.recent[c.hash as usize & mask] = c.hash;
             parents.push(c.parent);
             moves.push(c.mv);
         }
         trail.push((parents, moves.clone()));
-        spare = std::mem::replace(&mut tiles, new_tiles);
-        blanks = new_blanks;
-        values = new_values;
-        conflicts = new_conflicts;
-        hashes = new_hashes;
-        last = moves;
+        layer.slot = new_slot;
+        layer.blanks = new_blanks;
+        layer.values = new_values;
+        layer.hashes = new_hashes;
+        layer.last = moves;
+        mine = children;
     }
     Reach::Closest(path_to(&trail, closest.1, closest.2))
 }
@@ -646,9 +1135,13 @@ mod tests {
     #[test]
     fn keep_spread_keeps_the_best_of_each_cell_then_the_best() {
         let mut state = 7u64;
-        for (count, cells, width, cap) in
-            [(1000, 36, 100, 5), (5000, 256, 800, 7), (300, 10, 500, 40), (50, 4, 10, 1)]
-        {
+        for (count, cells, width, cap) in [
+            (1000, 36, 100, 5),
+            (5000, 256, 800, 7),
+            (300, 10, 500, 40),
+            (50, 4, 10, 1),
+            (800, 1024, 256, 1),
+        ] {
             // (key, cell); keys distinct, as the beam's are (a tie-break in the low bits).
             let children: Vec<(u64, usize)> = (0..count)
                 .map(|i| {
@@ -667,7 +1160,8 @@ mod tests {
                 .take(width)
                 .collect();
             let mut got = children.clone();
-            keep_spread(&mut got, width, cap, cells, |c| c.0, |c| c.1);
+            let mut spread = Spread::default();
+            keep_spread(&mut got, width, cap, cells, |c| c.0, |c| c.1, &mut spread);
             got.sort_unstable();
             want.sort_unstable();
             assert_eq!(got, want, "{count} {cells} {width} {cap}");
@@ -697,6 +1191,78 @@ mod tests {
             keep_best(&mut kept, width, |c| c.0, |c| c.1);
             kept.sort_unstable();
             assert_eq!(kept, expected, "{n} children, width {width}");
+        }
+    }
+
+    /// Beyond `DIVERSE_CELLS`, a beam that stops progressing is drawn back to the tiles still
+    /// to solve ([`PULL_AFTER`]): on 24x24, beams of 64 end a few knots short of the goal,
+    /// which `tidy` mends, where without the pull they stalled with 494 to 559 of the 575
+    /// tiles out of place (these boards, measured when it came in).
+    #[test]
+    fn narrow_beams_on_big_boards_get_near_the_goal() {
+        let goal = Goal::BlankLast.board(Size::new(24, 24).unwrap()).unwrap();
+        for seed in 100..103 {
+            let board = Scrambler::new(seed).solvable(&goal);
+            let meter = Meter::unlimited();
+            let path = match reach(&board, &goal, 64, 1, 200_000, 1, &meter, Weights::BEST) {
+                Reach::Goal(path) | Reach::Closest(path) => path,
+                Reach::Stopped => panic!("nothing stopped it"),
+            };
+            let mut end = board.clone();
+            end.apply_all(&Moves(path)).unwrap();
+            let out = end.tiles().iter().zip(goal.tiles()).filter(|(a, b)| a != b).count();
+            assert!(out < 150, "seed {seed}: {out} cells out of place");
+            let tail = super::super::tidy::finish(&end, &goal, &meter).expect("mended");
+            end.apply_all(&Moves(tail)).unwrap();
+            assert_eq!(end, goal);
+        }
+    }
+
+    /// On one thread or two (the helper taking chunks of each layer), a beam goes the same
+    /// way: the same path, on a board beyond `DIVERSE_CELLS` (the spread and the pull) and
+    /// on one within.
+    #[test]
+    fn two_threads_find_the_same_path_as_one() {
+        for (w, h, width) in [(20, 20, 100), (6, 6, 3000)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let board = Scrambler::new(4).solvable(&goal);
+            let run = |threads| {
+                let meter = Meter::unlimited();
+                reach(&board, &goal, width, 3, 100_000, threads, &meter, Weights::BEST)
+            };
+            let one = run(1);
+            assert!(!matches!(one, Reach::Stopped), "{w}x{h}");
+            assert_eq!(run(2), one, "{w}x{h}");
+        }
+    }
+
+    /// Zobrist keys, from a table (small boards) or computed (big ones): a move's update
+    /// equals a recount, and no two (tile, cell) pairs of a board share a key.
+    #[test]
+    fn zobrist_updates_match_a_recount_and_keys_differ() {
+        for (w, h) in [(5, 5), (12, 12), (32, 32)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let n = w * h;
+            let zobrist = Zobrist::new(n);
+            let mut keys: Vec<u64> = (1..n as u16)
+                .flat_map(|t| (0..n).map(move |c| (t, c)))
+                .map(|(t, c)| zobrist.key(t, c))
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), (n - 1) * n, "{w}x{h}");
+            let mut board = Scrambler::new(10).solvable(&goal);
+            let mut hash = zobrist.hash(board.tiles());
+            let mut state = 1u64;
+            for _ in 0..500 {
+                let m = Move::ALL[(splitmix(&mut state) % 4) as usize];
+                let blank = board.blank();
+                if board.apply(m).is_err() {
+                    continue;
+                }
+                hash = zobrist.moved(hash, board.tiles()[blank], board.blank(), blank);
+                assert_eq!(hash, zobrist.hash(board.tiles()), "{w}x{h}");
+            }
         }
     }
 

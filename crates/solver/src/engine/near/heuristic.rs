@@ -125,12 +125,13 @@ impl Evaluator {
 
     /// The change of the Manhattan distance when the tile on `from` slides into the blank
     /// on `blank`, and the one line whose conflicts it can change with their count after
-    /// the slide (its index as in [`Evaluator::lines`]); `tiles` is as before the slide on
-    /// return. With the counts before the slide at hand, one line is counted, not two.
+    /// the slide (its index as in [`Evaluator::lines`]); `tiles` stay as before the slide
+    /// (the line is read as it will be). With the counts before the slide at hand, one line
+    /// is counted, not two.
     #[inline]
     pub(crate) fn slide_line(
         &self,
-        tiles: &mut [u16],
+        tiles: &[u16],
         blank: usize,
         from: usize,
     ) -> (i32, Option<(usize, u32)>) {
@@ -145,14 +146,118 @@ impl Evaluator {
             (gy == (f >> 16) as usize || gy == (b >> 16) as usize).then_some(gy)
         };
         let Some(line) = line else { return (dm, None) };
-        tiles.swap(from, blank);
-        let after = if line < self.height {
-            self.row_conflict(tiles, line)
-        } else {
-            self.column_conflict(tiles, line - self.height)
+        // The goals of the line's cells after the slide: the blank's on `from`, the tile's
+        // on `blank`.
+        let after = |c: usize, t: u16| {
+            if c == from {
+                u32::MAX
+            } else if c == blank {
+                g
+            } else {
+                self.goal[usize::from(t)]
+            }
         };
-        tiles.swap(from, blank);
-        (dm, Some((line, after)))
+        let count = if line < self.height {
+            if self.width > 64 {
+                return (dm, Some((line, self.map_line_after(tiles, blank, from, line))));
+            }
+            let start = line * self.width;
+            let row = tiles[start..start + self.width].iter().enumerate();
+            Self::removals(row.map(|(x, &t)| after(start + x, t)), line as u32, 16, 0)
+        } else {
+            let x = line - self.height;
+            if self.height > 64 {
+                return (dm, Some((line, self.map_line_after(tiles, blank, from, line))));
+            }
+            let column = tiles[x..].iter().step_by(self.width).take(self.height).enumerate();
+            Self::removals(column.map(|(y, &t)| after(x + y * self.width, t)), x as u32, 0, 16)
+        };
+        (dm, Some((line, count)))
+    }
+
+    /// The conflicts of `line` after the slide, by the [`GoalMap`] (lines of more than 64
+    /// cells), on a copy of the board.
+    #[cold]
+    fn map_line_after(&self, tiles: &[u16], blank: usize, from: usize, line: usize) -> u32 {
+        let mut copy = tiles.to_vec();
+        copy.swap(from, blank);
+        if line < self.height {
+            self.map.row_conflict(&copy, line)
+        } else {
+            self.map.column_conflict(&copy, line - self.height)
+        }
+    }
+
+    /// The change of the Manhattan distance when the tile on `from` slides into the blank
+    /// on `blank`, and the one line whose conflicts the slide can change (its index as in
+    /// [`Evaluator::lines`]), for [`Evaluator::line_after`] to count.
+    #[inline]
+    pub(crate) fn slide_target(
+        &self,
+        tiles: &[u16],
+        blank: usize,
+        from: usize,
+    ) -> (i32, Option<usize>) {
+        let tile = tiles[from];
+        let dm = self.distance(tile, blank) as i32 - self.distance(tile, from) as i32;
+        let g = self.goal[usize::from(tile)];
+        let (gx, gy) = ((g & 0xFFFF) as usize, (g >> 16) as usize);
+        let (f, b) = (self.cells[from], self.cells[blank]);
+        let line = if f >> 16 == b >> 16 {
+            (gx == (f & 0xFFFF) as usize || gx == (b & 0xFFFF) as usize).then_some(gx + self.height)
+        } else {
+            (gy == (f >> 16) as usize || gy == (b >> 16) as usize).then_some(gy)
+        };
+        (dm, line)
+    }
+
+    /// Whether [`Evaluator::line_after`] serves this board (lines of at most 64 cells).
+    pub(crate) fn short_lines(&self) -> bool {
+        self.width <= 64 && self.height <= 64
+    }
+
+    /// The line `line` after the tile on `from` slides into the blank on `blank`, for
+    /// [`removals_interleaved`]: the key bits (`1 << goal coordinate along the line`) of the
+    /// tiles whose own line it is, in line order, in `bits`; returns how many. Lines of at
+    /// most 64 cells ([`Evaluator::short_lines`]).
+    #[inline]
+    pub(crate) fn line_after(
+        &self,
+        tiles: &[u16],
+        blank: usize,
+        from: usize,
+        line: usize,
+        bits: &mut [u64; 64],
+    ) -> usize {
+        let g = self.goal[usize::from(tiles[from])];
+        let after = |c: usize, t: u16| {
+            if c == from {
+                u32::MAX
+            } else if c == blank {
+                g
+            } else {
+                self.goal[usize::from(t)]
+            }
+        };
+        let mut k = 0usize;
+        let mut put = |goal: u32, own: u32, key: u32, line: u32| {
+            let mine = ((goal >> own) & 0xFFFF) == line;
+            bits[k] = 1u64 << ((goal >> key) & 63);
+            k += usize::from(mine);
+        };
+        if line < self.height {
+            let start = line * self.width;
+            for (x, &t) in tiles[start..start + self.width].iter().enumerate() {
+                put(after(start + x, t), 16, 0, line as u32);
+            }
+        } else {
+            let x = line - self.height;
+            let column = tiles[x..].iter().step_by(self.width).take(self.height);
+            for (y, &t) in column.enumerate() {
+                put(after(x + y * self.width, t), 0, 16, x as u32);
+            }
+        }
+        k
     }
 
     /// Extra moves of row `y` beyond Manhattan ([`GoalMap::row_conflict`]): without a branch
@@ -198,6 +303,28 @@ impl Evaluator {
         }
         2 * (count - tails.count_ones())
     }
+}
+
+/// Twice the tiles to take out of each of four lines for the rest to be in order, given
+/// their own tiles' key bits in line order and how many ([`Evaluator::line_after`]): four
+/// patience sorts on the bits of a word, in step. Each step of one depends on the one
+/// before, so one sort leaves the processor mostly waiting; four in step keep it busy (a
+/// zero word is a step that changes nothing, which pads the shorter lines).
+pub(crate) fn removals_interleaved(bits: &[[u64; 64]; 4], lens: [usize; 4]) -> [u32; 4] {
+    let longest = lens.iter().copied().max().unwrap_or(0).min(64);
+    let mut tails = [0u64; 4];
+    for j in 0..longest {
+        for ((tail, line), &len) in tails.iter_mut().zip(bits).zip(&lens) {
+            let bit = if j < len { line[j] } else { 0 };
+            let from = *tail & !bit.wrapping_sub(1);
+            *tail = (*tail & !(from & from.wrapping_neg())) | bit;
+        }
+    }
+    let mut out = [0u32; 4];
+    for lane in 0..4 {
+        out[lane] = 2 * (lens[lane].min(64) as u32 - tails[lane].count_ones());
+    }
+    out
 }
 
 /// The cells next to `cell` on a `width` x `height` board, with the move that brings the tile
@@ -263,6 +390,8 @@ mod tests {
             let mut manhattan = eval.manhattan(&tiles);
             let mut blank = board.blank();
             let (mut conflicted, mut state) = (0, 5u64);
+            let (mut batch, mut batch_bits, mut batch_lens) = (Vec::new(), [[0u64; 64]; 4], [0; 4]);
+            let mut batched = 0;
             for step in 0..2000usize {
                 state = state
                     .wrapping_mul(6_364_136_223_846_793_005)
@@ -273,8 +402,23 @@ mod tests {
                 squares =
                     squares + eval.distance(tile, blank).pow(2) - eval.distance(tile, to).pow(2);
                 // The beam's way: the one line a move changes, counted after it.
-                let (dm, changed) = eval.slide_line(&mut tiles, blank, to);
+                let (dm, changed) = eval.slide_line(&tiles, blank, to);
                 assert_eq!(tiles, board.tiles(), "slide_line leaves the tiles as they were");
+                // The beam's batched way: the line read as it will be, four lines' sorts in
+                // step (checked when four have gathered).
+                let (target_dm, target) = eval.slide_target(&tiles, blank, to);
+                assert_eq!((target_dm, target), (dm, changed.map(|c| c.0)));
+                if let Some(line) = target.filter(|_| eval.short_lines()) {
+                    let k = batch.len();
+                    batch_lens[k] = eval.line_after(&tiles, blank, to, line, &mut batch_bits[k]);
+                    batch.push(changed.map_or(0, |c| c.1));
+                    if batch.len() == 4 {
+                        let got = removals_interleaved(&batch_bits, batch_lens);
+                        assert_eq!(got.to_vec(), batch, "{w}x{h} step {step}");
+                        batch.clear();
+                        batched += 4;
+                    }
+                }
                 manhattan = (manhattan as i32 + dm) as u32;
                 if let Some((line, now)) = changed {
                     lines[line] = now as u16;
@@ -291,6 +435,7 @@ mod tests {
             }
             // The walks do meet conflicts (this is not a check of Manhattan alone).
             assert!(conflicted > 100, "{w}x{h}: {conflicted} positions with conflicts");
+            assert!(batched > 0 || !eval.short_lines(), "{w}x{h}: no line counted in step");
         }
     }
 }

@@ -493,6 +493,11 @@ pub enum NearError {
 /// Nodes of the root IDA* run that proves the lower bound (about a tenth of a second).
 const PROBE_NODES: u64 = 1_500_000;
 
+/// Nodes of the root IDA* beyond [`BIG_CELLS`]: on a board of a thousand cells the bound it
+/// proves is within a few moves of the root's, and its 1.5 million nodes were 40 ms of a
+/// second's solve.
+const BIG_PROBE_NODES: u64 = 150_000;
+
 /// How long the reduction solver's anytime mode may finish a wide beam that stalled (the
 /// narrow first beam is finished by its plain solve, in milliseconds). On 100-cell strips,
 /// where every beam stalls (`solve --timeout 20`, `scramble --seed` 1, 1, 1, 2): 25x4
@@ -675,7 +680,7 @@ pub fn solve_observed(
     better: &mut dyn FnMut(usize, u64),
 ) -> Result<Answer, NearError> {
     let schedule = Schedule {
-        probe_nodes: PROBE_NODES,
+        probe_nodes: if board.size().cells() > BIG_CELLS { BIG_PROBE_NODES } else { PROBE_NODES },
         table_probe_nodes: TABLE_PROBE_NODES,
         width: plain_width(board.size().cells()),
     };
@@ -866,15 +871,20 @@ fn run(
     // (big boards) by mending them one by one, anything else by the reduction solver; the
     // windows then shorten the junction.
     let finished = std::cell::Cell::new(Finish::None);
+    // The last beam's seconds and children (the machine's pace, for the next beams' width).
+    let pace = std::cell::Cell::new((0.0f64, 0u64));
     let search = |back: bool,
+                  depth: usize,
                   width: usize,
                   seed: u64,
                   weights: beam::Weights,
                   finish_by: Option<Instant>| {
         finished.set(Finish::None);
         let (from, to) = if back { (goal, board) } else { (board, goal) };
+        let (clock, before) = (Instant::now(), meter.nodes());
         let reached =
-            beam::reach_by(from, to, width, seed, max_depth, threads, &meter, weights, finish_by);
+            beam::reach_by(from, to, width, seed, depth, threads, &meter, weights, finish_by);
+        pace.set((clock.elapsed().as_secs_f64(), meter.nodes().saturating_sub(before)));
         let path = match reached {
             beam::Reach::Goal(path) => path,
             beam::Reach::Stopped => return None,
@@ -919,7 +929,15 @@ fn run(
     // plain beams' width is cut so that they end in about `plain_seconds` (on a slow or busy
     // machine, or an unoptimised build, narrower beams rather than a long wait).
     let clock = std::time::Instant::now();
-    if let Some(mut moves) = search(false, FIRST_WIDTH, seed, beam::Weights::BEST, None) {
+    // Beyond `BIG_CELLS` it goes a sixteenth of the way and the reduction solver finishes it
+    // (in hundredths of a second): drawn to the misplaced tiles (`beam::PULL_AFTER`), a
+    // narrow beam there no longer stalls half-way but goes on to the goal, which took most
+    // of a second's solve on 32x32.
+    let first_depth =
+        if cells > BIG_CELLS { (lower_bound as usize / 16).max(64) } else { max_depth };
+    if let Some(mut moves) =
+        search(false, first_depth, FIRST_WIDTH, seed, beam::Weights::BEST, None)
+    {
         attempts += 1;
         widest = FIRST_WIDTH;
         first_length = moves.len();
@@ -929,17 +947,22 @@ fn run(
         }
     }
     seed += 1;
-    let per_node = clock.elapsed().as_secs_f64() / meter.nodes().max(1) as f64;
+    let per_node = if cells > BIG_CELLS {
+        // The beam's own pace (the root IDA*'s nodes and the finish are most of the rest).
+        let (seconds, children) = pace.get();
+        seconds / children.max(1) as f64
+    } else {
+        clock.elapsed().as_secs_f64() / meter.nodes().max(1) as f64
+    };
     // A plain beam makes about 2.5 children a node over about 1.3 times the bound's layers,
     // spread over the threads.
-    // Beyond `BIG_CELLS` the one plain beam's path is about 1.75 times the bound, the
-    // beam is narrow enough to run on one thread, and its late layers (more tiles in their
-    // own lines) cost more than the narrow beam's early ones: 1.2 times, fitted on 32x32
-    // (first five seeded boards, `--timeout 3` / `5`: 38,573.4 / 36,479.8 moves at 1.2,
-    // 41,736.6 / 37,175.0 at 1.6, 39,158.2 / 36,482.6 at 0.9, where the beam narrows to
-    // end in time and stalls sooner).
+    // Beyond `BIG_CELLS` the one plain beam's path is about 1.75 times the bound and its
+    // late layers (more tiles in their own lines) cost more than the first beam's early
+    // ones: 1.3 times, on 32x32 (first ten seeded boards, `--timeout 1`: 47,785.6 moves at
+    // 1.3, 49,148.2 at 1.0; at 2.0 the width came out below the first beam's); the beam
+    // then widens or narrows to its pace (`beam::reach_by`).
     let nodes_per_width = if cells > BIG_CELLS {
-        2.5 * 1.75 * 1.2 * lower_bound.max(1) as f64
+        2.5 * 1.75 * 1.3 * lower_bound.max(1) as f64
     } else {
         2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64
     };
@@ -992,7 +1015,9 @@ fn run(
         plain_end =
             std::time::Instant::now() + std::time::Duration::from_secs_f64(seconds * PLAIN_SHARE);
     }
-    if width > FIRST_WIDTH {
+    // Beyond `BIG_CELLS` the plain beam runs however narrow: it widens when its pace allows
+    // (`beam::reach_by`), and the first beam went a sixteenth of the way.
+    if width > FIRST_WIDTH || cells > BIG_CELLS {
         for &(back, weights) in beams {
             if table_beam.is_some() && !back {
                 continue;
@@ -1003,7 +1028,7 @@ fn run(
             // On big boards, and in a short solve, the one plain beam keeps to its time
             // (`beam::reach_by`).
             let finish_by = (cells > BIG_CELLS || short).then_some(plain_end);
-            let found = search(back, width, seed, weights, finish_by);
+            let found = search(back, max_depth, width, seed, weights, finish_by);
             if let Some(mut moves) = found {
                 attempts += 1;
                 widest = widest.max(width);
@@ -1143,7 +1168,7 @@ fn run(
             let path = if tabled {
                 table_search(width, seed, weights)
             } else {
-                search(back, width, seed, weights, None)
+                search(back, max_depth, width, seed, weights, None)
             };
             let fin = if tabled { Finish::None } else { finished.get() };
             if let Some(mut moves) = path {

@@ -140,11 +140,14 @@ pub(crate) fn drop_loops(start: &Board, moves: &mut Vec<Move>) {
     let mut kept: Vec<Move> = Vec::with_capacity(moves.len());
     let mut index = std::collections::HashMap::<u64, usize>::new();
     index.insert(hashes[0], 0);
+    let mut h = hashes[0];
     for &m in moves.iter() {
+        let blank = board.blank();
         if board.apply(m).is_err() {
             return;
         }
-        let h = zobrist.hash(board.tiles());
+        // The tile now on the blank's old cell came from its new one.
+        h = zobrist.moved(h, board.tiles()[blank], board.blank(), blank);
         if let Some(&at) = index.get(&h) {
             // Back at the position after `at` moves: forget what came since.
             for gone in hashes.drain(at + 1..) {
