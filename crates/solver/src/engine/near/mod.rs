@@ -38,7 +38,10 @@
 //!    a corner), and still gives the shorter path now and then. Beyond 12x12 a layer keeps
 //!    at most twice its even share of positions with the blank on any one cell
 //!    (`beam::DIVERSE_CELLS`): without it, from 18x18 on, every beam went round within a
-//!    few hundred moves with the blank in a corner.
+//!    few hundred moves with the blank in a corner. There too, a beam that has not ranked
+//!    a position better than all before for 10 layers draws the blank towards the tiles
+//!    still to solve (`beam::PULL_AFTER`): narrow beams stalled half-way without it, the
+//!    edges solved and the blank on one of them.
 //! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 40 moves) are
 //!    re-solved optimally between their two ends by IDA* with a node budget, and a shorter
 //!    stretch is spliced in: the same idea as the reduction solver's peephole pass, on
@@ -577,9 +580,9 @@ fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
 }
 
 /// Boards of more cells than this (16x16) get one plain beam, forward, with all the plain
-/// beams' time: a narrow beam there stalls far from the goal (on 32x32, beams of 64 and
-/// 128 did, half-way), and one beam twice as wide gets within a few knots of it, which
-/// `tidy` mends.
+/// beams' time: a narrow beam there went round far from the goal (on 32x32, beams of 64 and
+/// 128 did, half-way, before they were drawn back to the misplaced tiles), and one beam
+/// twice as wide gets within a few knots of it, which `tidy` mends.
 const BIG_CELLS: usize = 256;
 
 /// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]). On
