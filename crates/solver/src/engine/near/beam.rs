@@ -177,14 +177,13 @@ impl Zobrist {
 /// (twice, with the copy that becomes the next layer's last moves).
 const PER_LAYER_PER_NODE: usize = 6;
 
-/// About how many bytes a beam search of `width` on `cells` cells holds at depth `depth`,
-/// widened to twice `width` ([`reach_by`]): two slots a node of 2-byte cells and line
-/// counts (fewer lines than cells), its children twice (the chunks' and the layer's, 40
-/// bytes each, three a node), its blank, values and hash, and per layer the parents and
-/// the moves.
+/// About how many bytes a beam search of `width` on `cells` cells holds at depth `depth`:
+/// two slots a node of 2-byte cells and line counts (fewer lines than cells), its
+/// children twice (the chunks' and the layer's, 40 bytes each, three a node), its blank,
+/// values and hash, and per layer the parents and the moves.
 pub(crate) fn memory(width: usize, cells: usize, depth: usize) -> usize {
     let node = 2 * 2 * (2 * cells) + 2 * 3 * 40 + 2 + 12 + 8 + depth * PER_LAYER_PER_NODE;
-    width.saturating_mul(2).saturating_mul(node)
+    width.saturating_mul(node)
 }
 
 /// How the beam ranks a child: `md x manhattan + lc x conflicts + squares x (the sum of the
@@ -456,9 +455,9 @@ pub(crate) fn reach(
 /// and between checks.
 const PACE_LAYERS: usize = 256;
 
-/// [`reach`], aiming to end by `finish_by`: from [`PACE_LAYERS`] layers on, every 64 layers,
-/// the beam takes the width (between half and twice `width`) that fits in the time left at
-/// its pace so far, the layers to go counted from the Manhattan distance left at the rate
+/// [`reach`], aiming to end by `finish_by.0`: from [`PACE_LAYERS`] layers on, every 64
+/// layers, the beam takes the width (between half of `width` and `finish_by.1`, the widest
+/// the caller's memory allows) that fits in the time left at its pace so far, the layers to go counted from the Manhattan distance left at the rate
 /// it has fallen, 1.4 times over (the end game falls slower; twice over left it a third of
 /// its time unused on 20x20). A width estimated before the search from a narrow beam's pace
 /// was off by up to half on big boards: on a 20x20 board a beam of 2,297 meant for 4.2 s
@@ -483,7 +482,7 @@ pub(crate) fn reach_by(
     threads: usize,
     meter: &Meter,
     weights: Weights,
-    finish_by: Option<std::time::Instant>,
+    finish_by: Option<(std::time::Instant, usize)>,
 ) -> Reach {
     let n = board.tiles().len();
     let eval = Evaluator::new(goal);
@@ -575,7 +574,7 @@ struct Limits<'a> {
     width: usize,
     max_depth: usize,
     meter: &'a Meter,
-    finish_by: Option<std::time::Instant>,
+    finish_by: Option<(std::time::Instant, usize)>,
     md0: u32,
 }
 
@@ -827,7 +826,7 @@ fn layers(
     let (eval, weights) = (&ctx.eval, ctx.weights);
     let meter = limits.meter;
     let mut width = limits.width.max(1);
-    let (narrowest, widest) = ((width / 2).max(1), width.saturating_mul(2));
+    let narrowest = (width / 2).max(1);
     let started = std::time::Instant::now();
     let mut expanded = 0usize;
     let md0 = limits.md0;
@@ -880,7 +879,8 @@ fn layers(
         });
         let count = layer.blanks.len();
         expanded += count;
-        if let Some(end) = limits.finish_by.filter(|_| depth >= PACE_LAYERS && depth % 64 == 0) {
+        let pacing = limits.finish_by.filter(|_| depth >= PACE_LAYERS && depth % 64 == 0);
+        if let Some((end, widest)) = pacing {
             let md_now = layer.values.iter().map(|v| v.0).min().unwrap_or(0);
             let fallen = md0.saturating_sub(md_now);
             if fallen > 0 {
@@ -888,7 +888,7 @@ fn layers(
                 let per_node = started.elapsed().as_secs_f64() / expanded as f64;
                 let left = end.saturating_duration_since(std::time::Instant::now()).as_secs_f64();
                 let fits = (left / (to_go * per_node).max(1e-12)) as usize;
-                width = fits.clamp(narrowest, widest);
+                width = fits.clamp(narrowest, widest.max(narrowest));
             }
         }
         drop(layer);

@@ -881,7 +881,7 @@ fn run(
                   width: usize,
                   seed: u64,
                   weights: beam::Weights,
-                  finish_by: Option<Instant>| {
+                  finish_by: Option<(Instant, usize)>| {
         finished.set(Finish::None);
         let (from, to) = if back { (goal, board) } else { (board, goal) };
         let (clock, before) = (Instant::now(), meter.nodes());
@@ -1030,7 +1030,9 @@ fn run(
             }
             // On big boards, and in a short solve, the one plain beam keeps to its time
             // (`beam::reach_by`).
-            let finish_by = (cells > BIG_CELLS || short).then_some(plain_end);
+            // It may widen to twice its width, as far as the memory allows.
+            let wide = if fits(width.saturating_mul(2)) { width * 2 } else { width };
+            let finish_by = (cells > BIG_CELLS || short).then_some((plain_end, wide));
             let found = search(back, max_depth, width, seed, weights, finish_by);
             if let Some(mut moves) = found {
                 attempts += 1;
