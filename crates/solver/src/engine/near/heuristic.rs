@@ -135,48 +135,18 @@ impl Evaluator {
         blank: usize,
         from: usize,
     ) -> (i32, Option<(usize, u32)>) {
-        let tile = tiles[from];
-        let dm = self.distance(tile, blank) as i32 - self.distance(tile, from) as i32;
-        let g = self.goal[usize::from(tile)];
-        let (gx, gy) = ((g & 0xFFFF) as usize, (g >> 16) as usize);
-        let (f, b) = (self.cells[from], self.cells[blank]);
-        let line = if f >> 16 == b >> 16 {
-            (gx == (f & 0xFFFF) as usize || gx == (b & 0xFFFF) as usize).then_some(gx + self.height)
-        } else {
-            (gy == (f >> 16) as usize || gy == (b >> 16) as usize).then_some(gy)
-        };
+        let (dm, line) = self.slide_target(tiles, blank, from);
         let Some(line) = line else { return (dm, None) };
-        // The goals of the line's cells after the slide: the blank's on `from`, the tile's
-        // on `blank`.
-        let after = |c: usize, t: u16| {
-            if c == from {
-                u32::MAX
-            } else if c == blank {
-                g
-            } else {
-                self.goal[usize::from(t)]
-            }
-        };
-        let count = if line < self.height {
-            if self.width > 64 {
-                return (dm, Some((line, self.map_line_after(tiles, blank, from, line))));
-            }
-            let start = line * self.width;
-            let row = tiles[start..start + self.width].iter().enumerate();
-            Self::removals(row.map(|(x, &t)| after(start + x, t)), line as u32, 16, 0)
-        } else {
-            let x = line - self.height;
-            if self.height > 64 {
-                return (dm, Some((line, self.map_line_after(tiles, blank, from, line))));
-            }
-            let column = tiles[x..].iter().step_by(self.width).take(self.height).enumerate();
-            Self::removals(column.map(|(y, &t)| after(x + y * self.width, t)), x as u32, 0, 16)
-        };
-        (dm, Some((line, count)))
+        if !self.short_lines() {
+            return (dm, Some((line, self.map_line_after(tiles, blank, from, line))));
+        }
+        let (mut bits, mut lens) = ([[0u64; 64]; 4], [0; 4]);
+        lens[0] = self.line_after(tiles, blank, from, line, &mut bits[0]);
+        (dm, Some((line, removals_interleaved(&bits, lens)[0])))
     }
 
-    /// The conflicts of `line` after the slide, by the [`GoalMap`] (lines of more than 64
-    /// cells), on a copy of the board.
+    /// The conflicts of `line` after the slide, by the [`GoalMap`] (boards with lines of
+    /// more than 64 cells), on a copy of the board.
     #[cold]
     fn map_line_after(&self, tiles: &[u16], blank: usize, from: usize, line: usize) -> u32 {
         let mut copy = tiles.to_vec();
