@@ -571,13 +571,22 @@ fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
         (false, beam::Weights { md: 6, lc: 5, squares: 1 }),
         (true, beam::Weights { md: 6, lc: 5, squares: 1 }),
     ];
-    const ONE: [(bool, beam::Weights); 1] = [(false, beam::Weights::BEST)];
+    const ONE: [(bool, beam::Weights); 1] = [(false, BIG_WEIGHTS)];
     match cells {
         0..=42 => &TWO,
         43..=BIG_CELLS => &FOUR,
         _ => &ONE,
     }
 }
+
+/// The ranking of the one plain beam beyond [`BIG_CELLS`]: the linear conflicts weigh three
+/// times as much as in [`beam::Weights::BEST`]. Beams on twelve seeded boards
+/// (`Scrambler::new(100..112)`, the path to the beam's best position, then `tidy`, over the
+/// Manhattan distance): 32x32 at widths 128, 160 and 224, 2.008, 1.852 and 1.731 against
+/// 2.061, 1.904 and 1.783 with `BEST` (a weight of 10: 1.883 and 1.738 at 160 and 224; of
+/// 20, some beams stalled far from the goal); 24x24 at 300, 1.749 against 1.767; 20x20 at
+/// 600, 1.761 against 1.762. The paths being shorter, the beams also end sooner.
+const BIG_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 15, squares: 1 };
 
 /// Boards of more cells than this (16x16) get one plain beam, forward, with all the plain
 /// beams' time: a narrow beam there went round far from the goal (on 32x32, beams of 64 and
