@@ -814,6 +814,70 @@ fn expand(ctx: &Context, layer: &Layer, range: std::ops::Range<usize>, out: &mut
     }
 }
 
+/// Layers of each [`TRIAL_EVERY`] a beam expands with the helper thread, then as many
+/// without, to see which is faster ([`Helping`]).
+const TRIAL_LAYERS: usize = 32;
+
+/// See [`TRIAL_LAYERS`].
+const TRIAL_EVERY: usize = 1024;
+
+/// Whether the helper thread takes chunks of the layers: it does for [`TRIAL_LAYERS`]
+/// layers of every [`TRIAL_EVERY`], then the calling thread expands alone as many, and the
+/// faster way, per child, runs until the next trial. (The beam goes the same way both ways.)
+///
+/// Handing a layer over costs what this machine makes it cost: the helper reads positions
+/// the calling thread wrote and hands back children it reads, and the two vCPUs are
+/// sometimes two cores that share them quickly, sometimes not. A beam of 512 on 32x32
+/// (one seeded board) took 3.3 s on two threads and 3.7 s on one in one minute, 6.8 s on
+/// two and 3.8 s on one a few minutes later, its layers' serial part growing 0.7 s to
+/// 1.6 s and its expansion 2.4 s to 4.0 s with the helper: the helper cannot be trusted to
+/// help.
+struct Helping {
+    on: bool,
+    last: std::time::Instant,
+    /// Seconds and children of this trial's layers with the helper and without.
+    with: (f64, usize),
+    without: (f64, usize),
+}
+
+impl Helping {
+    fn new() -> Helping {
+        Helping { on: true, last: std::time::Instant::now(), with: (0.0, 0), without: (0.0, 0) }
+    }
+
+    /// Whether layer `depth` is expanded with the helper.
+    fn wanted(&self, depth: usize) -> bool {
+        match depth % TRIAL_EVERY {
+            p if p < TRIAL_LAYERS => true,
+            p if p < 2 * TRIAL_LAYERS => false,
+            _ => self.on,
+        }
+    }
+
+    /// Records that layer `depth` made `children` by `now` (the time since the last layer's
+    /// record goes to the way it was expanded); at the end of a trial, takes the faster way.
+    fn layer_done(&mut self, depth: usize, children: usize, now: std::time::Instant) {
+        let seconds = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        let p = depth % TRIAL_EVERY;
+        let part = if p < TRIAL_LAYERS {
+            &mut self.with
+        } else if p < 2 * TRIAL_LAYERS {
+            &mut self.without
+        } else {
+            return;
+        };
+        part.0 += seconds;
+        part.1 += children;
+        if p + 1 == 2 * TRIAL_LAYERS {
+            let pace = |(s, c): (f64, usize)| s / c.max(1) as f64;
+            self.on = pace(self.with) < pace(self.without);
+            self.with = (0.0, 0);
+            self.without = (0.0, 0);
+        }
+    }
+}
+
 /// Layers a beam beyond [`DIVERSE_CELLS`] goes without a better position before its ranking
 /// draws the blank towards the misplaced tiles ([`PULL_WEIGHT`]).
 ///
@@ -873,6 +937,7 @@ fn layers(
     let mut mine: Vec<Child> = Vec::new();
     let bw = ctx.board_width;
     let mut spread = Spread::default();
+    let mut helping = Helping::new();
 
     for depth in 0..limits.max_depth {
         if meter.stop() {
@@ -913,7 +978,7 @@ fn layers(
         }
         drop(layer);
         mine.clear();
-        let mut children = if helper.is_some() && count >= HELPER_NODES {
+        let mut children = if helper.is_some() && count >= HELPER_NODES && helping.wanted(depth) {
             shared.finished.store(0, Ordering::Release);
             shared.next.store(0, Ordering::Release);
             shared.posted.fetch_add(1, Ordering::AcqRel);
@@ -950,6 +1015,7 @@ fn layers(
             std::mem::take(&mut mine)
         };
         meter.add(children.len() as u64);
+        helping.layer_done(depth, children.len(), std::time::Instant::now());
         if children.is_empty() {
             break;
         }
@@ -1266,6 +1332,29 @@ mod tests {
             let one = run(1);
             assert!(!matches!(one, Reach::Stopped), "{w}x{h}");
             assert_eq!(run(2), one, "{w}x{h}");
+        }
+    }
+
+    /// The helper is tried and left out in turn, and the faster way per child goes on until
+    /// the next trial.
+    #[test]
+    fn the_faster_way_to_expand_is_kept() {
+        for (with, without, on) in [(3, 1, false), (1, 3, true)] {
+            let mut helping = Helping::new();
+            let mut now = helping.last;
+            for depth in 0..TRIAL_EVERY + 1 {
+                let wanted = helping.wanted(depth);
+                assert_eq!(
+                    wanted,
+                    depth % TRIAL_EVERY < TRIAL_LAYERS || (depth >= 2 * TRIAL_LAYERS && helping.on)
+                );
+                let micros = if wanted { with } else { without };
+                now += std::time::Duration::from_micros(micros * 100);
+                helping.layer_done(depth, 100, now);
+                if depth >= 2 * TRIAL_LAYERS {
+                    assert_eq!(helping.on, on, "{with} against {without}");
+                }
+            }
         }
     }
 
