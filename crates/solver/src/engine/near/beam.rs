@@ -284,7 +284,7 @@ pub(crate) const BLANK_SHARE: f64 = 2.0;
 /// (174 nodes on 32x32). On 24x24 beams of 64 / 96: 1.97 / 1.88 against 2.20 / 1.92.
 /// Blocks throughout were worse at the end (1.87 at 128 on 32x32; the last tiles want the
 /// nodes close together); blocks of 3x3, 4x1 or 1x4 stalled far from the goal.
-const BLOCKS_BELOW: f64 = 0.17;
+pub(crate) const BLOCKS_BELOW: f64 = 0.17;
 
 /// See [`BLOCKS_BELOW`].
 const BLOCKS_UNTIL: f64 = 0.15;

@@ -579,14 +579,18 @@ fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
     }
 }
 
-/// The ranking of the one plain beam beyond [`BIG_CELLS`]: the linear conflicts weigh three
-/// times as much as in [`beam::Weights::BEST`]. Beams on twelve seeded boards
-/// (`Scrambler::new(100..112)`, the path to the beam's best position, then `tidy`, over the
-/// Manhattan distance): 32x32 at widths 128, 160 and 224, 2.008, 1.852 and 1.731 against
-/// 2.061, 1.904 and 1.783 with `BEST` (a weight of 10: 1.883 and 1.738 at 160 and 224; of
-/// 20, some beams stalled far from the goal); 24x24 at 300, 1.749 against 1.767; 20x20 at
-/// 600, 1.761 against 1.762. The paths being shorter, the beams also end sooner.
-const BIG_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 15, squares: 1 };
+/// The ranking of the one plain beam beyond [`BIG_CELLS`]: the linear conflicts and the
+/// squared distances weigh four and two times as much as in [`beam::Weights::BEST`]. Beams
+/// on twelve seeded boards (`Scrambler::new(100..112)`, the path to the beam's best
+/// position, then `tidy`, over the Manhattan distance): 32x32 at widths 128, 160 and 256,
+/// 1.802, 1.762 and 1.704 against 1.828 (one of the twelve stalled far from the goal, left
+/// out), 1.788 and 1.724 with conflicts weighing 15 and squares 1 (what it was; at 192,
+/// 1.779 against 1.764); eight boards of 24x24 at 300, 1.725 against 1.740, and of 20x20 at
+/// 600, 1.738 against 1.756. Before that, with `BEST` 32x32 at 128, 160 and 224 took 2.061,
+/// 1.904 and 1.783 against 2.008, 1.852 and 1.731 with conflicts weighing 15 (before the
+/// blocks of [`beam::BLOCKS_BELOW`]). Conflicts weighing 25 or 30 with squares 2 or 3 were
+/// no better (1.774 to 1.796 at 160).
+const BIG_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 20, squares: 2 };
 
 /// Boards of more cells than this (16x16) get one plain beam, forward, with all the plain
 /// beams' time: a narrow beam there went round far from the goal (on 32x32, beams of 64 and
