@@ -279,12 +279,15 @@ pub(crate) const BLANK_SHARE: f64 = 2.0;
 /// of them, and the beam spreads over twice the ground. On 32x32 (six seeded boards,
 /// `Scrambler::new(100..106)`, one thread, the beam's path then `tidy`, over the Manhattan
 /// distance), beams of 96 / 128 / 160 wide took 1.93 / 1.83 / 1.81 times with the blocks
-/// (until 15 % of the distance is left) against 2.24 / 2.03 / 1.84 without; of 192, 1.80
-/// against 1.77 (too crowded: 192 nodes on 256 blocks), so the blocks stop at this share
-/// (174 nodes on 32x32). On 24x24 beams of 64 / 96: 1.97 / 1.88 against 2.20 / 1.92.
-/// Blocks throughout were worse at the end (1.87 at 128 on 32x32; the last tiles want the
-/// nodes close together); blocks of 3x3, 4x1 or 1x4 stalled far from the goal.
-pub(crate) const BLOCKS_BELOW: f64 = 0.17;
+/// (until 15 % of the distance is left) against 2.24 / 2.03 / 1.84 without (ranked `BEST`
+/// but the conflicts weighing 15). On 24x24 beams of 64 / 96: 1.97 / 1.88 against 2.20 /
+/// 1.92. With the big boards' ranking (`near::BIG_WEIGHTS`), twelve boards of 32x32: 1.750
+/// against 1.779 at 192, and 1.748 against 1.711 at 224 (crowded: 224 nodes on 256 blocks),
+/// 1.736 against 1.704 at 256, so the blocks stop at this share (204 nodes on 32x32);
+/// eight of 24x24 at 100, 1.840 against 1.856. Blocks until 25 % or 8 % of the distance is
+/// left gave 1.796 and 1.813 at 128 (1.802 at 15 %); throughout, 1.87 (the last tiles want
+/// the nodes close together). Blocks of 3x3, 4x1 or 1x4 stalled far from the goal.
+pub(crate) const BLOCKS_BELOW: f64 = 0.2;
 
 /// See [`BLOCKS_BELOW`].
 const BLOCKS_UNTIL: f64 = 0.15;
@@ -482,8 +485,9 @@ const PACE_LAYERS: usize = 256;
 /// its time unused on 20x20), 1.8 times for beams spread over blocks of cells (they fall
 /// faster early on: at 1.4 times, a beam on 32x32 within 1 s was cut to 42 wide near the
 /// end, from 158, and stalled with a quarter of the tiles out of place; 20 seeded 32x32
-/// boards within 1 s took 41,472.4 / 41,548.3 moves at 1.7 / 2.0 times, 43,042.5 at 1.4
-/// and 44,365.2 at 2.6, and within 2 s 37,093.7 at 1.8 against 37,458.1). A width estimated before the search from a narrow beam's pace
+/// boards within 1 s, in three runs: 41,472.4 / 41,548.3 moves at 1.7 / 2.0 times against
+/// 43,042.5 at 1.4; 39,235.6 / 39,636.8 / 40,830.1 at 1.6 / 1.8 / 2.1; 40,867.0 / 41,466.2
+/// at 1.8 / 1.6: 1.6 to 2.0 alike, within the machine's noise). A width estimated before the search from a narrow beam's pace
 /// was off by up to half on big boards: on a 20x20 board a beam of 2,297 meant for 4.2 s
 /// was not done in 7.8 s, and the time ran out with nothing from it. (It used to narrow
 /// only; widening too, the first ten seeded 32x32 boards came out at 37,506.4 moves within
