@@ -258,7 +258,8 @@ pub(crate) const STALL_LAYERS: usize = 200;
 /// and 11,434 without (a cap of 100: 6,421 and 8,902). On DeepCubeA's first 20 35-puzzles
 /// it changed little (131.30 moves with a share of 2, 132.00 with 4, 131.90 without), nor
 /// on the first ten 48-puzzles (`--timeout 30`: 270.40 with 2, 273.80 with 1, 272.60 with
-/// 4, 270.60 without), so boards up to 12x12 keep the plain selection. The plain solve takes longer with it: on
+/// 4, 270.60 without), so boards up to 12x12 keep the plain selection. The plain solve
+/// takes longer with it: on
 /// 16x16 about 47 s of `auto`'s 48 where it took about 23, its beams going through rather
 /// than round. Not for the selection's cost: it sorted four times the width each layer at
 /// first, and the linear-time [`keep_spread`] (the same choices) gave the same times and
@@ -291,6 +292,12 @@ pub(crate) const BLOCKS_BELOW: f64 = 0.2;
 
 /// See [`BLOCKS_BELOW`].
 const BLOCKS_UNTIL: f64 = 0.15;
+
+/// Whether a beam `width` wide on `cells` cells spreads over 2x2 blocks ([`BLOCKS_BELOW`])
+/// while the distance left is more than [`BLOCKS_UNTIL`] of the board's.
+fn in_blocks(width: usize, cells: usize) -> bool {
+    blank_cap(width, cells) == Some(1) && (width as f64) < BLOCKS_BELOW * cells as f64
+}
 
 /// The most nodes a layer of a beam `width` wide on `cells` cells keeps with the blank on
 /// any one cell; `None` when there is no such cap ([`DIVERSE_CELLS`]).
@@ -480,14 +487,16 @@ const PACE_LAYERS: usize = 256;
 
 /// [`reach`], aiming to end by `finish_by.0`: from [`PACE_LAYERS`] layers on, every 64
 /// layers, the beam takes the width (between half of `width` and `finish_by.1`, the widest
-/// the caller's memory allows) that fits in the time left at its pace so far, the layers to go counted from the Manhattan distance left at the rate
+/// the caller's memory allows) that fits in the time left at its pace so far, the layers
+/// to go counted from the Manhattan distance left at the rate
 /// it has fallen, 1.4 times over (the end game falls slower; twice over left it a third of
 /// its time unused on 20x20), 1.8 times for beams spread over blocks of cells (they fall
 /// faster early on: at 1.4 times, a beam on 32x32 within 1 s was cut to 42 wide near the
 /// end, from 158, and stalled with a quarter of the tiles out of place; 20 seeded 32x32
 /// boards within 1 s, in three runs: 41,472.4 / 41,548.3 moves at 1.7 / 2.0 times against
 /// 43,042.5 at 1.4; 39,235.6 / 39,636.8 / 40,830.1 at 1.6 / 1.8 / 2.1; 40,867.0 / 41,466.2
-/// at 1.8 / 1.6: 1.6 to 2.0 alike, within the machine's noise). A width estimated before the search from a narrow beam's pace
+/// at 1.8 / 1.6: 1.6 to 2.0 alike, within the machine's noise). A width estimated before
+/// the search from a narrow beam's pace
 /// was off by up to half on big boards: on a 20x20 board a beam of 2,297 meant for 4.2 s
 /// was not done in 7.8 s, and the time ran out with nothing from it. (It used to narrow
 /// only; widening too, the first ten seeded 32x32 boards came out at 37,506.4 moves within
@@ -837,9 +846,8 @@ const TRIAL_EVERY: usize = 1024;
 /// the calling thread wrote and hands back children it reads, and the two vCPUs are
 /// sometimes two cores that share them quickly, sometimes not. A beam of 512 on 32x32
 /// (one seeded board) took 3.3 s on two threads and 3.7 s on one in one minute, 6.8 s on
-/// two and 3.8 s on one a few minutes later, its layers' serial part growing 0.7 s to
-/// 1.6 s and its expansion 2.4 s to 4.0 s with the helper: the helper cannot be trusted to
-/// help.
+/// two and 3.8 s on one a few minutes later (its slots' copies 1.58 s against 0.55 s on one
+/// thread, its expansion 4.01 s against 2.37 s): the helper cannot be trusted to help.
 struct Helping {
     on: bool,
     last: std::time::Instant,
@@ -978,12 +986,7 @@ fn layers(
             let fallen = md0.saturating_sub(md_now);
             if fallen > 0 {
                 // Beams spread over blocks fall faster early on (`BLOCKS_BELOW`).
-                let over =
-                    if blank_cap(width, n) == Some(1) && (width as f64) < BLOCKS_BELOW * n as f64 {
-                        1.8
-                    } else {
-                        1.4
-                    };
+                let over = if in_blocks(width, n) { 1.8 } else { 1.4 };
                 let to_go = over * depth as f64 * f64::from(md_now) / f64::from(fallen);
                 let per_node = started.elapsed().as_secs_f64() / expanded as f64;
                 let left = end.saturating_duration_since(std::time::Instant::now()).as_secs_f64();
@@ -1047,9 +1050,8 @@ fn layers(
                     keep_best(&mut children, width.saturating_mul(4), |c| c.key, |c| c.hash);
                 }
                 // Narrow beams spread over 2x2 blocks of cells (`BLOCKS_BELOW`).
-                let blocks = cap == 1
-                    && (width as f64) < BLOCKS_BELOW * n as f64
-                    && f64::from(md_now) > BLOCKS_UNTIL * f64::from(md0);
+                let blocks =
+                    in_blocks(width, n) && f64::from(md_now) > BLOCKS_UNTIL * f64::from(md0);
                 let cell = |c: &Child| {
                     let b = usize::from(c.blank);
                     if blocks { (b / bw / 2) * bw + (b % bw) / 2 } else { b }
