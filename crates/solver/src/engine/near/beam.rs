@@ -566,7 +566,7 @@ pub(crate) fn reach_by(
     let shared = Shared {
         layer: std::sync::RwLock::new(layer),
         chunks: (0..CHUNKS).map(|_| std::sync::Mutex::new(Vec::new())).collect(),
-        next: AtomicUsize::new(CHUNKS),
+        next: std::sync::atomic::AtomicU64::new(CLOSED),
         finished: AtomicUsize::new(0),
         posted: AtomicUsize::new(0),
         quit: std::sync::atomic::AtomicBool::new(false),
@@ -644,8 +644,9 @@ struct Shared {
     layer: std::sync::RwLock<Layer>,
     /// The children of each chunk of the layer's nodes (`CHUNKS` chunks).
     chunks: Vec<std::sync::Mutex<Vec<Child>>>,
-    /// The next chunk to expand, and how many are done.
-    next: AtomicUsize,
+    /// The posting whose chunks are being taken (the high 32 bits) and its next chunk to
+    /// expand (the low 32), or [`CLOSED`] between postings; and how many chunks are done.
+    next: std::sync::atomic::AtomicU64,
     finished: AtomicUsize,
     posted: AtomicUsize,
     quit: std::sync::atomic::AtomicBool,
@@ -668,14 +669,35 @@ fn chunking(count: usize) -> (usize, usize) {
     (size, count.div_ceil(size))
 }
 
-/// Expands the chunks of `layer` not taken yet, one at a time.
-fn take_chunks(ctx: &Context, shared: &Shared, layer: &Layer) {
+/// What `Shared::next` holds between postings: no posting's.
+const CLOSED: u64 = u64::MAX;
+
+/// `Shared::next` at the start of posting `posting`.
+fn opening(posting: usize) -> u64 {
+    (posting as u64 & 0xFFFF_FFFF) << 32
+}
+
+/// Expands the chunks of `layer`, posted as `posting`, not taken yet, one at a time. A
+/// helper that woke late for an earlier posting takes none: a chunk is taken only while
+/// `next` names this posting (the main thread closes it before it changes the layer).
+/// Taking them by a plain count, a helper that woke after its layer was done took a chunk
+/// of a later one and counted it `finished`, and the main thread waited for a count it had
+/// passed: a hang (seen once, a 9x7 board's window beams in the web tests).
+fn take_chunks(ctx: &Context, shared: &Shared, layer: &Layer, posting: usize) {
     let count = layer.blanks.len();
     let (size, chunks) = chunking(count);
     loop {
-        let c = shared.next.fetch_add(1, Ordering::AcqRel);
-        if c >= chunks {
+        let now = shared.next.load(Ordering::Acquire);
+        let c = (now & 0xFFFF_FFFF) as usize;
+        if now & !0xFFFF_FFFF != opening(posting) || c >= chunks {
             return;
+        }
+        if shared
+            .next
+            .compare_exchange_weak(now, now + 1, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            continue;
         }
         {
             let mut out =
@@ -726,7 +748,7 @@ fn help(ctx: &Context, shared: &Shared) {
         }
         {
             let layer = shared.layer.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-            take_chunks(ctx, shared, &layer);
+            take_chunks(ctx, shared, &layer, seen);
         }
     }
 }
@@ -997,15 +1019,16 @@ fn layers(
         drop(layer);
         mine.clear();
         let mut children = if helper.is_some() && count >= HELPER_NODES && helping.wanted(depth) {
+            let posting = shared.posted.load(Ordering::Acquire) + 1;
             shared.finished.store(0, Ordering::Release);
-            shared.next.store(0, Ordering::Release);
-            shared.posted.fetch_add(1, Ordering::AcqRel);
+            shared.next.store(opening(posting), Ordering::Release);
+            shared.posted.store(posting, Ordering::Release);
             if let Some(helper) = helper {
                 helper.unpark();
             }
             {
                 let layer = shared.layer.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-                take_chunks(ctx, shared, &layer);
+                take_chunks(ctx, shared, &layer, posting);
             }
             let mut spins = 0u32;
             // Only for chunks the helper took: one that has not woken (a busy machine) is
@@ -1019,6 +1042,7 @@ fn layers(
                     std::thread::yield_now();
                 }
             }
+            shared.next.store(CLOSED, Ordering::Release);
             // In the chunks' order, whichever thread made them: the same children as one
             // thread's, in the same order.
             for c in &shared.chunks[..chunks] {
@@ -1349,6 +1373,23 @@ mod tests {
             let one = run(1);
             assert!(!matches!(one, Reach::Stopped), "{w}x{h}");
             assert_eq!(run(2), one, "{w}x{h}");
+        }
+    }
+
+    /// Many short beams on two threads, their layers growing (more chunks each) and going
+    /// with and without the helper (layers 32 to 63 of every 1,024 go without), all end. A
+    /// helper that woke late once took a chunk of a later layer and the main thread waited
+    /// for ever (`take_chunks`); that needs a helper descheduled at the wrong moment, which
+    /// this test cannot force: it did not hang before the fix either, in four runs at once.
+    #[test]
+    fn beams_on_two_threads_always_end() {
+        let goal = Goal::BlankLast.board(Size::new(7, 7).unwrap()).unwrap();
+        let mut rng = Scrambler::new(9);
+        for _ in 0..100 {
+            let board = rng.solvable(&goal);
+            let meter = Meter::unlimited();
+            let reached = reach(&board, &goal, 300, 1, 100, 2, &meter, Weights::BEST);
+            assert!(!matches!(reached, Reach::Stopped));
         }
     }
 
