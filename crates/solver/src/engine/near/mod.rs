@@ -512,7 +512,7 @@ const FINISH_SECONDS: f64 = 1.0;
 const FIRST_WIDTH: usize = 64;
 
 /// Nodes a window's IDA* may expand, by window length.
-fn window_cap(window: usize) -> u64 {
+pub(crate) fn window_cap(window: usize) -> u64 {
     match window {
         0..=16 => 20_000,
         17..=24 => 60_000,

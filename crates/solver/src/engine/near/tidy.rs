@@ -15,8 +15,10 @@
 //! shortest way round the cycles not mended yet) into the box of the group grown by one
 //! cell; the box is solved as a board of its own, the group's cells to hold their home
 //! tiles and every other cell what it holds now (the blank where it came in), by IDA*
-//! (`super::window::Ida`, Manhattan + linear conflict, optimal within [`BOX_NODES`]) or
-//! else by the reduction solver; and the walk goes on from there. At the end the blank
+//! (`super::window::Ida`, Manhattan + linear conflict, optimal within [`BOX_NODES`]) when
+//! the box has at most [`IDA_CELLS`] cells, else (or when IDA* gives up) by the reduction
+//! solver, whose path windows then shorten ([`BOX_WINDOWS`]); and the walk goes on from
+//! there. At the end the blank
 //! walks back every step it walked, in reverse, which puts back every tile its walks
 //! pushed aside (a box's solve changes only its group's cells, none of which any earlier
 //! walk crossed). A group whose cycle holds the blank (a beam that stopped with the blank
@@ -36,7 +38,7 @@ use npuzzle_core::{Board, Move, Size};
 
 use super::Meter;
 use super::heuristic::Neighbours;
-use super::window::{Ida, Outcome};
+use super::window::{self, Ida, Outcome};
 use crate::engine::reduction;
 
 /// The largest box (in cells) a group may fill; beyond it the pass gives up, and the
@@ -47,6 +49,21 @@ pub(crate) const MAX_BOX: usize = 400;
 /// three 32x32 boards of the module docs, 400,000 gave 1,832, 1,948 and 1,630 moves in about
 /// 0.4 s, this 1,832, 1,948 and 1,682 in 0.05 to 0.06 s.
 const BOX_NODES: u64 = 50_000;
+
+/// The largest box (in cells) whose IDA* is tried. Beams of 128 on three seeded 32x32
+/// boards left boxes of 9 to 96 cells: IDA* solved every one of up to 17 cells, all but
+/// one in ten of 18 to 30, and none of the 47 from 32 cells up (the odd pairs' boxes),
+/// where its 50,000 nodes each were three quarters of the pass's time (68 ms a board;
+/// 9 ms without them, the same moves).
+const IDA_CELLS: usize = 30;
+
+/// Windows re-solved optimally, one pass each, over the reduction solver's path for a box
+/// (`super::window::pass`): its carrying of one tile at a time leaves loops a window finds.
+/// On the three boards above the pass took 2,399 moves a board to finish without them;
+/// 2,140 with one pass of 24 (25 ms a board in all), **2,020 with two (36 ms)**, 1,925 with
+/// 20, 24 and 28 (68 ms), 1,878 with 24 and 32 (150 ms): on 32x32 within a second, a
+/// hundredth of a second of the beam's is worth about 50 moves.
+const BOX_WINDOWS: [usize; 2] = [24, 24];
 
 /// A box of cells: columns `x0..=x1`, rows `y0..=y1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -345,17 +362,32 @@ fn mend(
     let size = Size::new(w, h).ok()?;
     let sub = Board::new(size, start_tiles).ok()?;
     let sub_goal = Board::new(size, goal_tiles).ok()?;
-    let sub_next = Neighbours::new(w, h);
-    let path = match Ida::new(&sub, &sub_goal, &sub_next).run(u32::MAX, BOX_NODES, meter) {
-        Outcome::Found(path) => path,
-        Outcome::Bound(_) => reduction::solve(&sub, &sub_goal).ok()?.0,
-    };
+    let path = solve_box(&sub, &sub_goal, meter)?;
     // The box's moves are the board's: the blank moves the same way in both.
     for m in path {
         at.apply(m).ok()?;
         moves.push(m);
     }
     (at.blank() == blank_end).then_some(())
+}
+
+/// The moves that solve a box (a board of its own): IDA* within [`BOX_NODES`] when it has
+/// at most [`IDA_CELLS`] cells, else the reduction solver's path shortened by
+/// [`BOX_WINDOWS`].
+fn solve_box(sub: &Board, sub_goal: &Board, meter: &Meter) -> Option<Vec<Move>> {
+    if sub.size().cells() <= IDA_CELLS {
+        let next = Neighbours::new(sub.width(), sub.height());
+        if let Outcome::Found(path) = Ida::new(sub, sub_goal, &next).run(u32::MAX, BOX_NODES, meter)
+        {
+            return Some(path);
+        }
+    }
+    let mut path = reduction::solve(sub, sub_goal).ok()?.0;
+    window::drop_loops(sub, &mut path);
+    for w in BOX_WINDOWS {
+        window::pass(sub, &mut path, w, super::window_cap(w), meter);
+    }
+    Some(path)
 }
 
 #[cfg(test)]
@@ -462,6 +494,22 @@ mod tests {
         let mut end = board.clone();
         end.apply_all(&Moves(path)).unwrap();
         assert_eq!(end, goal);
+    }
+
+    /// The box of two swaps far apart (an odd pair, 36 cells): too big for IDA*, so the
+    /// reduction solver's path, which the windows make shorter.
+    #[test]
+    fn a_big_box_is_solved_shorter_than_by_the_reduction_solver() {
+        let goal = Goal::BlankLast.board(Size::new(12, 3).unwrap()).unwrap();
+        let board = knotted(&goal, &[&[(1, 1), (2, 1)], &[(9, 0), (10, 0)]]);
+        assert!(Parity::of(&board, &goal).solvable());
+        let path = solve_box(&board, &goal, &Meter::unlimited()).expect("solved");
+        let mut end = board.clone();
+        end.apply_all(&Moves(path.clone())).unwrap();
+        assert_eq!(end, goal);
+        let reduction = reduction::solve(&board, &goal).unwrap().len();
+        assert!(path.len() < reduction, "{} moves, reduction {reduction}", path.len());
+        println!("{} moves, reduction {reduction}", path.len());
     }
 
     /// A board far from solved makes a box too large, and the pass declines.
