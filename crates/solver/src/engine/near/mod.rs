@@ -579,6 +579,14 @@ fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
     }
 }
 
+/// Seconds kept after the one plain beam beyond [`BIG_CELLS`] (at least; a twentieth of the
+/// time left when that is more), for `tidy` (about 40 ms on 32x32) and the windows. It was a
+/// tenth of the time left, as on smaller boards: 32x32 within 1 s, 20 seeded boards, two
+/// A/B runs board by board: 38,412.3 / 38,323.5 moves with 0.06 s kept, 38,626.9 /
+/// 38,579.4 with a tenth (the windows over a path of 38,000 moves saved about 40 in the
+/// 0.1 s they had).
+const BIG_KEEP: f64 = 0.06;
+
 /// The ranking of the one plain beam beyond [`BIG_CELLS`]: the linear conflicts and the
 /// squared distances weigh four and two times as much as in [`beam::Weights::BEST`]. Beams
 /// on twelve seeded boards (`Scrambler::new(100..112)`, the path to the beam's best
@@ -985,7 +993,10 @@ fn run(
     // Within the time left, too: a plain beam sized for more than the budget would be cut
     // off before its answer (on 32x32 with a timeout of 10 s, every one was).
     let left = settings.budget.deadline.saturating_duration_since(Instant::now()).as_secs_f64();
-    let seconds = plain_seconds(cells).min(0.9 * left);
+    // Beyond `BIG_CELLS`, all but `BIG_KEEP` of it: what comes after the beam there (`tidy`,
+    // then windows over the whole path) gains less than the beam's time would.
+    let keep = if cells > BIG_CELLS { (0.05 * left).max(BIG_KEEP) } else { 0.1 * left };
+    let seconds = plain_seconds(cells).min((left - keep).max(0.5 * left));
     // With less than half the usual time (a tight timeout: the game's hint) beyond 12x12,
     // one beam, forward, with all the beams' time, which keeps to it: four beams of a
     // quarter of it each were too narrow to reach the goal (14x14, `scramble --seed 4`,
