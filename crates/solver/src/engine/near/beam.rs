@@ -335,9 +335,10 @@ fn keep_spread<T: Copy>(
             let k = cell(c);
             let best = spread.count[k];
             let fresh = best == 0;
-            // Without branches (the compiler made two of `fresh || key < ...` and `if`): a
-            // mispredicted branch a child made this loop a tenth of a beam's time on 32x32
-            // (beams of 128, three seeded boards, one thread: 2.82 s, now 2.55 s).
+            // Without branches (the compiler made two of `fresh || key < ...` and `if`, and
+            // the keys come in no order): mispredicted about once a child, they made this
+            // loop a tenth of a beam's time on 32x32 (beams of 128, three seeded boards,
+            // one thread, the same paths: 2.82 s, now 2.55 s).
             let prev = key(&children[best.max(1) as usize - 1]);
             let better = u32::from(fresh) | u32::from(key(c) < prev);
             let mask = better.wrapping_neg();

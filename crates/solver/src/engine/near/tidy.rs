@@ -18,11 +18,11 @@
 //! (`super::window::Ida`, Manhattan + linear conflict, optimal within [`BOX_NODES`]) when
 //! the box has at most [`IDA_CELLS`] cells, else (or when IDA* gives up) by the reduction
 //! solver, whose path windows then shorten ([`BOX_WINDOWS`]); and the walk goes on from
-//! there. At the end the blank
-//! walks back every step it walked, in reverse, which puts back every tile its walks
-//! pushed aside (a box's solve changes only its group's cells, none of which any earlier
-//! walk crossed). A group whose cycle holds the blank (a beam that stopped with the blank
-//! away from home) is solved first, in place, the blank to its home.
+//! there. At the end the blank walks back every step it walked, in reverse, which puts
+//! back every tile its walks pushed aside (a box's solve changes only its group's cells,
+//! none of which any earlier walk crossed). A group whose cycle holds the blank (a beam
+//! that stopped with the blank away from home) is solved first, in place, the blank to its
+//! home.
 //!
 //! On those three boards it finished with 1,832, 1,948 and 1,682 moves in 0.05 to 0.06 s
 //! (walking back home after each group instead: 2,660, 2,952 and 2,622), for 1.786, 1.778
@@ -51,8 +51,8 @@ pub(crate) const MAX_BOX: usize = 400;
 const BOX_NODES: u64 = 50_000;
 
 /// The largest box (in cells) whose IDA* is tried. Beams of 128 on three seeded 32x32
-/// boards left boxes of 9 to 96 cells: IDA* solved every one of up to 17 cells, all but
-/// one in ten of 18 to 30, and none of the 47 from 32 cells up (the odd pairs' boxes),
+/// boards left boxes of 9 to 96 cells: IDA* solved all 14 of up to 16 cells, 19 of the 22
+/// of 18 to 30, and none of the 37 from 32 cells up (the odd pairs' boxes),
 /// where its 50,000 nodes each were three quarters of the pass's time (68 ms a board;
 /// 9 ms without them, the same moves).
 const IDA_CELLS: usize = 30;
