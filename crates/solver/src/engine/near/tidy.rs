@@ -413,6 +413,17 @@ mod tests {
         Board::new(goal.size(), tiles).unwrap()
     }
 
+    /// Asserts that `path` takes `board` to `goal` in fewer moves than the reduction solver's
+    /// (which places every tile again); `what` names the case.
+    fn replays_shorter(board: &Board, goal: &Board, path: &[Move], what: &str) {
+        let mut end = board.clone();
+        end.apply_all(&Moves(path.to_vec())).unwrap();
+        assert_eq!(end, *goal, "{what}");
+        let reduction = reduction::solve(board, goal).unwrap().len();
+        assert!(path.len() < reduction, "{what}: {} moves, reduction {reduction}", path.len());
+        println!("{what}: {} moves, reduction {reduction}", path.len());
+    }
+
     /// Knots of every kind on a solved 14x14 board: a turned 2x2 block, two swaps far apart
     /// (each alone cannot be mended), a shifted chain, a knot on the edge, and the blank off
     /// home in a cycle of its own. The pass mends them all, and its path replays to the goal.
@@ -431,13 +442,7 @@ mod tests {
             let board = knotted(&goal, cycles);
             assert!(Parity::of(&board, &goal).solvable(), "set {k}");
             let path = finish(&board, &goal, &meter).expect("mended");
-            let mut end = board.clone();
-            end.apply_all(&Moves(path.clone())).unwrap();
-            assert_eq!(end, goal, "set {k}");
-            // Shorter than placing every tile again.
-            let reduction = reduction::solve(&board, &goal).unwrap().len();
-            assert!(path.len() < reduction, "set {k}: {} moves, reduction {reduction}", path.len());
-            println!("set {k}: {} moves, reduction {reduction}", path.len());
+            replays_shorter(&board, &goal, &path, &format!("set {k}"));
         }
         // Already solved: nothing to do.
         assert_eq!(finish(&goal, &goal, &meter), Some(Vec::new()));
@@ -506,12 +511,7 @@ mod tests {
         let board = knotted(&goal, &[&[(1, 1), (2, 1)], &[(9, 0), (10, 0)]]);
         assert!(Parity::of(&board, &goal).solvable());
         let path = solve_box(&board, &goal, &Meter::unlimited()).expect("solved");
-        let mut end = board.clone();
-        end.apply_all(&Moves(path.clone())).unwrap();
-        assert_eq!(end, goal);
-        let reduction = reduction::solve(&board, &goal).unwrap().len();
-        assert!(path.len() < reduction, "{} moves, reduction {reduction}", path.len());
-        println!("{} moves, reduction {reduction}", path.len());
+        replays_shorter(&board, &goal, &path, "two swaps far apart");
     }
 
     /// More than a quarter of the tiles out of place, all in small knots (a beam on 32x32
@@ -530,11 +530,7 @@ mod tests {
         let misplaced = board.tiles().iter().zip(goal.tiles()).filter(|(a, b)| a != b).count();
         assert_eq!(misplaced, 330);
         let path = finish(&board, &goal, &Meter::unlimited()).expect("mended");
-        let mut end = board.clone();
-        end.apply_all(&Moves(path.clone())).unwrap();
-        assert_eq!(end, goal);
-        let reduction = reduction::solve(&board, &goal).unwrap().len();
-        assert!(path.len() < reduction, "{} moves, reduction {reduction}", path.len());
+        replays_shorter(&board, &goal, &path, "110 turned blocks");
     }
 
     /// A board far from solved makes a box too large, and the pass declines.
