@@ -64,9 +64,25 @@ fn npuzzle_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
     run
 }
 
-/// The cache directory of this test run.
+/// The cache directory of this test run, under the target's temporary directory. The tests
+/// share it, so no one of them can remove it; the first to ask removes those of earlier runs
+/// whose processes are gone (each holds a 12 MB table; in the system's temporary directory
+/// they had piled up to 1.6 GB).
 fn test_cache() -> PathBuf {
-    std::env::temp_dir().join(format!("npuzzle-cli-cache-{}", std::process::id()))
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        #[cfg(target_os = "linux")]
+        for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let pid = name.to_str().and_then(|n| n.strip_prefix("cli-cache-"));
+            if pid.is_some_and(|p| !std::path::Path::new("/proc").join(p).exists()) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+        root.join(format!("cli-cache-{}", std::process::id()))
+    })
+    .clone()
 }
 
 fn npuzzle(args: &[&str]) -> Run {

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::Scratch;
+
 use std::sync::Arc;
 
 use npuzzle_core::{Board, Goal, Scrambler, Size};
@@ -13,21 +15,17 @@ use npuzzle_solver::{
     Algorithm, Databases, Heuristic, Limits, Note, Options, SolveError, Solver, Status,
 };
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("npuzzle-labels-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// A solver owning a store over a fresh cache that builds the small partitions on demand.
-fn solver(name: &str) -> Solver {
-    let store = Store::new(Some(Cache::new(scratch(name)))).building_on_demand(true, 2);
-    Solver::new().with_store(Arc::new(store))
+/// A solver owning a store over a fresh cache that builds the small partitions on demand,
+/// and the cache's directory (removed when dropped: keep it until the solver is done).
+fn solver(name: &str) -> (Scratch, Solver) {
+    let dir = Scratch::new(&format!("labels-{name}"));
+    let store = Store::new(Some(Cache::new(dir.path()))).building_on_demand(true, 2);
+    (dir, Solver::new().with_store(Arc::new(store)))
 }
 
 #[test]
 fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
-    let solver = solver("table");
+    let (_dir, solver) = solver("table");
     let boards = [
         ("7 5 3/1 2 8/4 0 6", Goal::BlankLast),
         ("1 2 3 4/5 6 0 8/9 10 7 11", Goal::BlankLast),
@@ -98,7 +96,7 @@ fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
 #[test]
 fn a_goal_and_its_frame_give_the_same_optimal_lengths_through_a_database() {
     let mut rng = Scrambler::new(17);
-    let store_solver = solver("frame");
+    let (_dir, store_solver) = solver("frame");
     let options = Options { heuristic: Heuristic::Pdb, ..Options::default() };
     for (size, goals) in [(Size::square(3).unwrap(), 8), (Size::new(4, 3).unwrap(), 2)] {
         let exact_goal = Goal::BlankLast.board(size).unwrap();
@@ -134,8 +132,9 @@ fn a_goal_and_its_frame_give_the_same_optimal_lengths_through_a_database() {
 
 #[test]
 fn a_board_at_its_goal_or_answered_at_once_builds_nothing() {
-    let dir = scratch("nobuild");
-    let store = Store::new(Some(Cache::new(&dir))).building_on_demand(true, 1);
+    let scratch = Scratch::new("labels-nobuild");
+    let dir = scratch.path();
+    let store = Store::new(Some(Cache::new(dir))).building_on_demand(true, 1);
     let solver = Solver::new().with_store(Arc::new(store));
     let goal = Goal::BlankLast.board(Size::square(4).unwrap()).unwrap();
     let s = solver.solve(&goal, &goal, &Options::default()).unwrap();
@@ -144,7 +143,7 @@ fn a_board_at_its_goal_or_answered_at_once_builds_nothing() {
     let s = solver.solve(&near, &goal, &Options::default()).unwrap();
     assert_eq!(s.moves.len(), 1);
     assert!(solver.store().unwrap().status().held.is_empty());
-    assert!(!dir.exists() || std::fs::read_dir(&dir).unwrap().next().is_none());
+    assert!(!dir.exists() || std::fs::read_dir(dir).unwrap().next().is_none());
 }
 
 #[test]
