@@ -40,12 +40,13 @@ const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 
 /// The largest boards (16x16) `auto` gives the near-optimal engine, which takes up to
-/// 32x32 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in half a
+/// 48x48 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in half a
 /// second where the engine needs several (on 32x32, `scramble --seed 19`, first board:
 /// 36,365 moves with a timeout of 5 s, 35,933 with 8 s, against 51,447 from the reduction
 /// solver and its beams), unless the caller gives the time (`improve`): then `auto` takes
-/// the engine's anytime mode up to 32x32 (that board, `--improve 10`: 35,389 moves in 8.4 s
-/// against 50,519 from the reduction solver's anytime mode). On 13x13 to 16x16 the engine's answers are 27 to 29 %
+/// the engine's anytime mode up to 48x48 (that board, `--improve 10`: 35,389 moves in 8.4 s
+/// against 50,519 from the reduction solver's anytime mode; on 48x48 see
+/// [`crate::engine::near::MAX_CELLS`]). On 13x13 to 16x16 the engine's answers are 27 to 29 %
 /// shorter than the reduction solver's, in 26 to 46 s (medians; README, issue 19's figures:
 /// 10 seeded boards of each size). On 11x11 and 12x12 the engine's
 /// answers are a fifth to a quarter shorter than the reduction solver's (with its two
@@ -311,7 +312,7 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
 ///   solver (with [`AUTO_REDUCTION_BEAMS`] beams above 100 cells), which also answers when
 ///   its answer is the shorter (a tight timeout, a slow machine);
-/// - with `options.improve`, up to 1,024 cells (32x32, [`crate::engine::near::MAX_CELLS`]):
+/// - with `options.improve`, up to 2,304 cells (48x48, [`crate::engine::near::MAX_CELLS`]):
 ///   the near-optimal engine's anytime mode for 80% of the timeout, then the reduction
 ///   solver with [`AUTO_REDUCTION_BEAMS`] beams, as above;
 /// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
@@ -557,15 +558,15 @@ mod tests {
             let want = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [want], "{w}x{h}");
         }
-        // With `improve`, the near-optimal engine's anytime mode up to 32x32.
+        // With `improve`, the near-optimal engine's anytime mode up to 48x48.
         let improve = Options { improve: true, ..Options::default() };
-        for (w, h) in [(17, 16), (20, 20), (32, 32), (64, 16)] {
+        for (w, h) in [(17, 16), (20, 20), (32, 32), (64, 16), (40, 40), (48, 48)] {
             let steps = plan(size(w, h), &improve).unwrap().steps;
             let near = Step::Near { improve: true, budget: Some(Duration::from_secs(48)) };
             let then = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [near, then], "{w}x{h}");
         }
-        let steps = plan(size(33, 32), &improve).unwrap().steps;
+        let steps = plan(size(49, 48), &improve).unwrap().steps;
         assert_eq!(steps, [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]);
         for (w, h) in [(51, 50), (100, 100)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
@@ -618,7 +619,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            plan(size(40, 40), &improve).unwrap().steps,
+            plan(size(49, 48), &improve).unwrap().steps,
             [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]
         );
     }
@@ -657,7 +658,7 @@ mod tests {
         let table = Options { algorithm: Algorithm::Table, ..Options::default() };
         assert_eq!(plan(size(3, 4), &table), Err(SolveError::TableTooLarge(12)));
         let near = Options { algorithm: Algorithm::Near, ..Options::default() };
-        assert_eq!(plan(size(33, 32), &near), Err(SolveError::NearTooLarge(1056)));
+        assert_eq!(plan(size(49, 48), &near), Err(SolveError::NearTooLarge(2352)));
         let step = Step::Near { improve: false, budget: None };
         assert_eq!(plan(size(3, 3), &near).unwrap().steps, [step]);
         for weight in [0.5, f64::NAN, f64::INFINITY] {
