@@ -272,7 +272,7 @@ pub struct SolveArgs {
     pub timeout: Option<Duration>,
 
     /// Spend up to SECS improving a non-optimal answer (the near-optimal engine's on boards
-    /// of 25 to 2,304 cells, 5x5 to 48x48; the reduction solver's on larger ones), within
+    /// of 25 to 4,096 cells, 5x5 to 64x64; the reduction solver's on larger ones), within
     /// --timeout (the anytime mode).
     #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
     pub improve: Option<Duration>,

@@ -40,17 +40,17 @@ const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 
 /// The largest boards (16x16) `auto` gives the near-optimal engine, which takes up to
-/// 48x48 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in half a
+/// 64x64 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in half a
 /// second where the engine needs several (on 32x32, `scramble --seed 19`, first board:
 /// 36,365 moves with a timeout of 5 s, 35,933 with 8 s, against 51,447 from the reduction
 /// solver and its beams), unless the caller gives the time (`improve`): then `auto` takes
-/// the engine's anytime mode up to 48x48 (that board, `--improve 10`: 35,389 moves in 8.4 s
-/// against 50,519 from the reduction solver's anytime mode; on 48x48 see
-/// [`crate::engine::near::MAX_CELLS`]). On 13x13 to 16x16 the engine's answers are 27 to 29 %
-/// shorter than the reduction solver's, in 26 to 46 s (medians; README, issue 19's figures:
-/// 10 seeded boards of each size). On 11x11 and 12x12 the engine's
-/// answers are a fifth to a quarter shorter than the reduction solver's (with its two
-/// beams) within 5 s (`solve --algorithm near --timeout 5` on `scramble --size 11x11`,
+/// the engine's anytime mode up to 64x64 (that board, `--improve 10`: 35,389 moves in 8.4 s
+/// against 50,519 from the reduction solver's anytime mode; on 48x48 and 64x64 see
+/// [`crate::engine::near::MAX_CELLS`]: the time it needs there grows with the board). On
+/// 13x13 to 16x16 the engine's answers are 27 to 29 % shorter than the reduction solver's,
+/// in 26 to 46 s (medians; README, issue 19's figures: 10 seeded boards of each size). On
+/// 11x11 and 12x12 the engine's answers are a fifth to a quarter shorter than the reduction
+/// solver's (with its two beams) within 5 s (`solve --algorithm near --timeout 5` on `scramble --size 11x11`,
 /// `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves against 1,879 to 2,828);
 /// with a second or two it can be longer (2,762 against 2,498 on 12x12, seed 1), and
 /// then `auto` answers with the reduction solver's.
@@ -312,9 +312,10 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
 ///   solver (with [`AUTO_REDUCTION_BEAMS`] beams above 100 cells), which also answers when
 ///   its answer is the shorter (a tight timeout, a slow machine);
-/// - with `options.improve`, up to 2,304 cells (48x48, [`crate::engine::near::MAX_CELLS`]):
+/// - with `options.improve`, up to 4,096 cells (64x64, [`crate::engine::near::MAX_CELLS`]):
 ///   the near-optimal engine's anytime mode for 80% of the timeout, then the reduction
-///   solver with [`AUTO_REDUCTION_BEAMS`] beams, as above;
+///   solver with [`AUTO_REDUCTION_BEAMS`] beams up to [`AUTO_REDUCTION_IMPROVE_CELLS`], as
+///   above;
 /// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
 ///   [`AUTO_REDUCTION_BEAMS`] beam searches of its anytime mode (with `options.improve`, its
 ///   anytime mode until the timeout);
@@ -420,10 +421,9 @@ pub fn plan_for(
             // Beyond 16x16 only when the caller gives the time (`improve`): then the
             // near-optimal engine's answers are far shorter (see `AUTO_NEAR_MAX_CELLS`).
             let budget = options.limits.timeout.map(|t| t.mul_f64(AUTO_ATTEMPT_SHARE));
-            vec![
-                Step::Near { improve: true, budget },
-                Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS },
-            ]
+            let beams =
+                if cells <= AUTO_REDUCTION_IMPROVE_CELLS { AUTO_REDUCTION_BEAMS } else { 0 };
+            vec![Step::Near { improve: true, budget }, Step::Reduction { improve: false, beams }]
         }
         Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
             let budget = attempt_budget(AUTO_WASTAR_BUDGET, options);
@@ -558,16 +558,18 @@ mod tests {
             let want = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [want], "{w}x{h}");
         }
-        // With `improve`, the near-optimal engine's anytime mode up to 48x48.
+        // With `improve`, the near-optimal engine's anytime mode up to 64x64.
         let improve = Options { improve: true, ..Options::default() };
-        for (w, h) in [(17, 16), (20, 20), (32, 32), (64, 16), (40, 40), (48, 48)] {
+        for (w, h) in [(17, 16), (20, 20), (32, 32), (64, 16), (48, 48), (64, 64)] {
             let steps = plan(size(w, h), &improve).unwrap().steps;
             let near = Step::Near { improve: true, budget: Some(Duration::from_secs(48)) };
-            let then = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
+            let beams = if w * h <= 2500 { AUTO_REDUCTION_BEAMS } else { 0 };
+            let then = Step::Reduction { improve: false, beams };
             assert_eq!(steps, [near, then], "{w}x{h}");
         }
-        let steps = plan(size(49, 48), &improve).unwrap().steps;
-        assert_eq!(steps, [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]);
+        // Beyond, the reduction solver's anytime mode (with no beams of `auto`'s above 50x50).
+        let steps = plan(size(65, 64), &improve).unwrap().steps;
+        assert_eq!(steps, [Step::Reduction { improve: true, beams: 0 }]);
         for (w, h) in [(51, 50), (100, 100)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             assert_eq!(steps, [Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
@@ -619,8 +621,8 @@ mod tests {
             ]
         );
         assert_eq!(
-            plan(size(49, 48), &improve).unwrap().steps,
-            [Step::Reduction { improve: true, beams: AUTO_REDUCTION_BEAMS }]
+            plan(size(65, 64), &improve).unwrap().steps,
+            [Step::Reduction { improve: true, beams: 0 }]
         );
     }
 
@@ -658,7 +660,7 @@ mod tests {
         let table = Options { algorithm: Algorithm::Table, ..Options::default() };
         assert_eq!(plan(size(3, 4), &table), Err(SolveError::TableTooLarge(12)));
         let near = Options { algorithm: Algorithm::Near, ..Options::default() };
-        assert_eq!(plan(size(49, 48), &near), Err(SolveError::NearTooLarge(2352)));
+        assert_eq!(plan(size(65, 64), &near), Err(SolveError::NearTooLarge(4160)));
         let step = Step::Near { improve: false, budget: None };
         assert_eq!(plan(size(3, 3), &near).unwrap().steps, [step]);
         for weight in [0.5, f64::NAN, f64::INFINITY] {

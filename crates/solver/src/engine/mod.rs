@@ -10,7 +10,7 @@
 //! | [`Engine::TwentyFour`]: [`twentyfour`], IDA* over Korf & Felner's 6-6-6-6 tables with reflection and move pruning | 5x5 with the blank in a corner | yes | with `--optimal` (or IDA* over `pdb`) on 5x5 |
 //! | [`Engine::Generic`]: the searches of `npuzzle-search` over packed positions with a database or walking distance as the heuristic | up to 32 cells | with A*, IDA* | when walking distance or A* over a database is asked for |
 //! | [`Engine::General`]: every search of `npuzzle-search` over boxed positions | any | with A*, IDA*, Dijkstra, BFS | weighted A* on boards above 16 cells, within a budget |
-//! | [`Engine::Near`]: [`near`], beam searches from both ends ranked by Manhattan + linear conflict + squared distances (not a lower bound), loop cutting, beams and IDA* over windows of the path, a root IDA* for the lower bound; anytime with `improve` | up to 2,304 cells (48x48) | no: its lower bound says how far the answer may be | on 25 to 256 cells (5x5 without `optimal`, 6x6, ..., 16x16), unless the reduction solver's answer is shorter |
+//! | [`Engine::Near`]: [`near`], beam searches from both ends ranked by Manhattan + linear conflict + squared distances (not a lower bound), loop cutting, beams and IDA* over windows of the path, a root IDA* for the lower bound; anytime with `improve` | up to 4,096 cells (64x64) | no: its lower bound says how far the answer may be | on 25 to 256 cells (5x5 without `optimal`, 6x6, ..., 16x16), unless the reduction solver's answer is shorter |
 //! | [`Engine::Reduction`]: [`reduction`], rows and columns placed one by one, then a peephole pass | any | no | when nothing else answers in time, and on large boards |
 
 pub(crate) mod boards;

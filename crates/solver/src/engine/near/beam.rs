@@ -173,17 +173,27 @@ impl Zobrist {
     }
 }
 
-/// Bytes a beam of `width` holds per node and layer of depth: a parent index and a move
-/// (twice, with the copy that becomes the next layer's last moves).
-const PER_LAYER_PER_NODE: usize = 6;
+/// Bytes of an entry of a beam's trail: a node's parent index and move.
+const PER_ENTRY: usize = 5;
+
+/// Bytes of a layer of a beam's trail besides its entries: two vectors and their blocks.
+const PER_LAYER: usize = 112;
+
+/// Bytes a beam holds for each node of its width, its trail aside: two slots a node of
+/// 2-byte cells and line counts (fewer lines than cells), its children twice (the chunks'
+/// and the layer's, 40 bytes each, three a node), its blank, values, hash and last move.
+fn per_node(cells: usize) -> usize {
+    2 * 2 * (2 * cells) + 2 * 3 * 40 + 2 + 12 + 8 + 1
+}
 
 /// About how many bytes a beam search of `width` on `cells` cells holds at depth `depth`:
-/// two slots a node of 2-byte cells and line counts (fewer lines than cells), its
-/// children twice (the chunks' and the layer's, 40 bytes each, three a node), its blank,
-/// values and hash, and per layer the parents and the moves.
+/// its nodes ([`per_node`]), the trail's last layers (up to [`COMPACT_EVERY`] of them
+/// whole, and about 16 more where the lineages have not yet merged), and a layer with
+/// about one entry for every layer before (see [`compact`]; a beam stops when its trail
+/// outgrows what the caller allows, [`reach_by`]).
 pub(crate) fn memory(width: usize, cells: usize, depth: usize) -> usize {
-    let node = 2 * 2 * (2 * cells) + 2 * 3 * 40 + 2 + 12 + 8 + depth * PER_LAYER_PER_NODE;
-    width.saturating_mul(node)
+    let node = per_node(cells) + PER_ENTRY * (COMPACT_EVERY + 16);
+    width.saturating_mul(node).saturating_add(depth.saturating_mul(PER_LAYER + PER_ENTRY))
 }
 
 /// How the beam ranks a child: `md x manhattan + lc x conflicts + squares x (the sum of the
@@ -484,7 +494,7 @@ pub(crate) fn reach(
     meter: &Meter,
     weights: Weights,
 ) -> Reach {
-    reach_by(board, goal, width, seed, max_depth, threads, meter, weights, None)
+    reach_by(board, goal, width, seed, max_depth, threads, meter, weights, None, None)
 }
 
 /// Layers a beam with an end in view ([`reach_by`]) goes before it first checks its pace,
@@ -512,6 +522,10 @@ const PACE_LAYERS: usize = 256;
 /// [`HELPER_NODES`] nodes: a helper thread lives as long as the beam and takes chunks of
 /// each layer in turn with the calling thread ([`CHUNKS`]); their children are read in
 /// the chunks' order, so the beam goes the same way on one thread or two.
+///
+/// With `memory` (bytes), the beam stops with its best position ([`Reach::Closest`]) when
+/// its trail outgrows what its widest nodes leave of it ([`memory`]'s estimate holds
+/// unless the lineages fail to merge).
 #[expect(
     clippy::too_many_arguments,
     reason = "the search's own knobs, each a plain value; every caller names them in one place"
@@ -526,6 +540,7 @@ pub(crate) fn reach_by(
     meter: &Meter,
     weights: Weights,
     finish_by: Option<(std::time::Instant, usize)>,
+    memory: Option<usize>,
 ) -> Reach {
     let n = board.tiles().len();
     let eval = Evaluator::new(goal);
@@ -577,7 +592,9 @@ pub(crate) fn reach_by(
         posted: AtomicUsize::new(0),
         quit: std::sync::atomic::AtomicBool::new(false),
     };
-    let limits = Limits { width, max_depth, meter, finish_by, md0 };
+    let widest = finish_by.map_or(width, |f| f.1.max(width));
+    let max_trail = memory.map(|m| m.saturating_sub(widest.saturating_mul(per_node(n))));
+    let limits = Limits { width, max_trail, max_depth, meter, finish_by, md0 };
     if threads < 2 {
         return layers(&ctx, &shared, &limits, None);
     }
@@ -615,6 +632,9 @@ struct Context {
 /// A beam's limits ([`reach_by`]).
 struct Limits<'a> {
     width: usize,
+    /// The most bytes the trail may hold after a compaction ([`PER_ENTRY`], [`PER_LAYER`]):
+    /// beyond, the beam stops and hands back its best position.
+    max_trail: Option<usize>,
     max_depth: usize,
     meter: &'a Meter,
     finish_by: Option<(std::time::Instant, usize)>,
@@ -943,6 +963,77 @@ const PULL_AFTER: usize = 10;
 /// solved tile out of place costs about 10).
 const PULL_WEIGHT: u32 = 32;
 
+/// Layers a beam goes between two compactions of its trail ([`compact`]).
+const COMPACT_EVERY: usize = 128;
+
+/// Drops from a beam's `trail` (per layer, each node's parent index in the layer before and
+/// its move) every node that leads neither to the last layer nor to the node `keep` (layer,
+/// index; the index is updated), and returns the entries left. Layers before `settled` were
+/// compacted before: once one of them is left whole, so are those before it (each of their
+/// nodes then has a child kept), and the pass stops there.
+///
+/// A beam's lineages merge within a few layers, so the trail of a long beam holds about a
+/// node a layer but for its last ones, where it held the beam's width in every layer: on
+/// 48x48, a beam of 1,150 held 14,839 entries after 8,320 layers and 105,349 after 97,920
+/// (about six layers' width more than one a layer); a beam of 512 on 64x64, 350,000 layers
+/// deep, would hold 1.1 GB of trail without this.
+fn compact(
+    trail: &mut [(Vec<u32>, Vec<u8>)],
+    keep: Option<usize>,
+    keep_at: &mut usize,
+    settled: usize,
+) -> usize {
+    let mut alive: Vec<bool> = Vec::new();
+    let mut remap: Vec<u32> = Vec::new();
+    let mut entries = trail.last().map_or(0, |l| l.0.len());
+    for k in (1..trail.len()).rev() {
+        let (older, newer) = trail.split_at_mut(k);
+        let (prev, cur) = (&mut older[k - 1], &mut newer[0]);
+        alive.clear();
+        alive.resize(prev.0.len(), false);
+        for &p in &cur.0 {
+            alive[p as usize] = true;
+        }
+        if keep == Some(k - 1) {
+            alive[*keep_at] = true;
+        }
+        if alive.iter().all(|&a| a) {
+            if k - 1 < settled {
+                entries += older[..k].iter().map(|l| l.0.len()).sum::<usize>();
+                break;
+            }
+            entries += prev.0.len();
+            continue;
+        }
+        remap.clear();
+        let mut kept = 0u32;
+        for &a in &alive {
+            remap.push(kept);
+            kept += u32::from(a);
+        }
+        for p in &mut cur.0 {
+            *p = remap[*p as usize];
+        }
+        if keep == Some(k - 1) {
+            *keep_at = remap[*keep_at] as usize;
+        }
+        let mut w = 0;
+        for (i, &a) in alive.iter().enumerate() {
+            if a {
+                prev.0[w] = prev.0[i];
+                prev.1[w] = prev.1[i];
+                w += 1;
+            }
+        }
+        prev.0.truncate(w);
+        prev.1.truncate(w);
+        prev.0.shrink_to_fit();
+        prev.1.shrink_to_fit();
+        entries += w;
+    }
+    entries
+}
+
 /// The layers of a beam ([`reach_by`]), with the `helper` thread if any.
 fn layers(
     ctx: &Context,
@@ -977,6 +1068,8 @@ fn layers(
     let (mut heir, mut free): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     // Per layer: each kept node's parent index and move.
     let mut trail: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
+    // Layers pushed since the trail was last compacted, and the layers it had then.
+    let (mut since, mut settled) = (0usize, 0usize);
     let mut best_now = 0usize;
     let mut mine: Vec<Child> = Vec::new();
     let bw = ctx.board_width;
@@ -1172,6 +1265,15 @@ fn layers(
             moves.push(c.mv);
         }
         trail.push((parents, moves.clone()));
+        since += 1;
+        if since == COMPACT_EVERY {
+            let entries = compact(&mut trail, closest.1, &mut closest.2, settled);
+            (since, settled) = (0, trail.len() - 1);
+            let bytes = entries * PER_ENTRY + trail.len() * PER_LAYER;
+            if limits.max_trail.is_some_and(|max| bytes > max) {
+                break;
+            }
+        }
         layer.slot = new_slot;
         layer.blanks = new_blanks;
         layer.values = new_values;
@@ -1186,6 +1288,89 @@ fn layers(
 mod tests {
     use super::*;
     use npuzzle_core::{Goal, Moves, Scrambler, Size};
+
+    /// A beam whose trail outgrows the bytes it is given stops at a compaction, handing
+    /// back its best position; given room, the same beam goes on.
+    #[test]
+    fn a_beam_stops_when_its_trail_outgrows_its_memory() {
+        let goal = Goal::BlankLast.board(Size::new(12, 12).unwrap()).unwrap();
+        let board = Scrambler::new(3).solvable(&goal);
+        let (width, meter) = (256, Meter::unlimited());
+        // Room for the nodes and the overhead of about 200 layers of trail: it stops at the
+        // first or the second compaction (128 or 256 layers).
+        let room = width * per_node(144) + 200 * PER_LAYER;
+        let beam = |memory| {
+            reach_by(&board, &goal, width, 1, 10_000, 1, &meter, Weights::BEST, None, memory)
+        };
+        match beam(Some(room)) {
+            Reach::Closest(path) => assert!(path.len() <= 2 * COMPACT_EVERY, "{}", path.len()),
+            other => panic!("{other:?}"),
+        }
+        match beam(None) {
+            Reach::Goal(path) | Reach::Closest(path) => {
+                assert!(path.len() > 2 * COMPACT_EVERY, "{}", path.len())
+            }
+            Reach::Stopped => panic!("stopped"),
+        }
+    }
+
+    /// Compacting a trail keeps the path to every node of its last layer and to the node
+    /// kept aside, drops every other node, and the pass that stops at a settled layer
+    /// leaves what a full pass would.
+    #[test]
+    fn compacting_a_trail_keeps_every_path_that_matters() {
+        // Per layer, each node's moves back to the root.
+        let paths = |trail: &[(Vec<u32>, Vec<u8>)], layer: usize, mut at: usize| {
+            let mut path = Vec::new();
+            for (parents, moves) in trail[..=layer].iter().rev() {
+                path.push(moves[at]);
+                at = parents[at] as usize;
+            }
+            path
+        };
+        let mut state = 7u64;
+        for round in 0..50 {
+            let mut trail: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
+            let (mut keep, mut keep_at, mut settled) = (None, 0usize, 0usize);
+            let mut before = 1usize;
+            for depth in 0..300 {
+                let count = 1 + (splitmix(&mut state) % 6) as usize;
+                let parents: Vec<u32> =
+                    (0..count).map(|_| (splitmix(&mut state) % before as u64) as u32).collect();
+                let moves: Vec<u8> = (0..count).map(|_| (splitmix(&mut state) % 4) as u8).collect();
+                trail.push((parents, moves));
+                before = count;
+                if depth == 40 + round {
+                    (keep, keep_at) = (Some(depth), count - 1);
+                }
+                if depth % 37 == 36 {
+                    let last = trail.len() - 1;
+                    let want: Vec<_> =
+                        (0..trail[last].0.len()).map(|i| paths(&trail, last, i)).collect();
+                    let kept = keep.map(|k| paths(&trail, k, keep_at));
+                    let mut full = trail.clone();
+                    let mut full_at = keep_at;
+                    let entries = compact(&mut trail, keep, &mut keep_at, settled);
+                    compact(&mut full, keep, &mut full_at, 0);
+                    settled = last;
+                    assert_eq!(trail, full, "round {round}, depth {depth}");
+                    assert_eq!(keep_at, full_at);
+                    assert_eq!(entries, trail.iter().map(|l| l.0.len()).sum::<usize>());
+                    for (i, path) in want.iter().enumerate() {
+                        assert_eq!(&paths(&trail, last, i), path);
+                    }
+                    assert_eq!(keep.map(|k| paths(&trail, k, keep_at)), kept);
+                    // Every node left leads to the last layer or is the one kept aside.
+                    for k in 0..last {
+                        for i in 0..trail[k].0.len() {
+                            let child = trail[k + 1].0.contains(&(i as u32));
+                            assert!(child || (keep == Some(k) && keep_at == i), "{k}:{i}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn beams_reach_the_goal_on_several_shapes() {

@@ -1,4 +1,4 @@
-//! Near-optimal answers for boards from 5x5 to 48x48 (any shape, [`MAX_CELLS`]): a beam
+//! Near-optimal answers for boards from 5x5 to 64x64 (any shape, [`MAX_CELLS`]): a beam
 //! search for a first path, IDA* over sliding windows of the path to shorten it, and a
 //! proven lower bound with every answer.
 //!
@@ -334,18 +334,21 @@ use thiserror::Error;
 use crate::engine::reduction::{self, Budget};
 use window::{Ida, Outcome};
 
-/// The most cells the engine takes (48x48). Beyond 12x12 its beams keep positions with the
+/// The most cells the engine takes (64x64). Beyond 12x12 its beams keep positions with the
 /// blank spread over the board (`beam::DIVERSE_CELLS`; without that, beams went round
 /// within a few hundred moves from 18x18 on, the blank in a corner), and go through: on
 /// 32x32 answers about 1.65 times the Manhattan distance in a minute, where the reduction
-/// solver's are 2.36 times in half a second (README, issue 19's figures). On 48x48 (a
-/// beam copies 4.6 KB a node and a layer, for some 120,000 layers) they are about 1.7
-/// times within 10 s and 1.68 in the plain solve's 28 s (229 MB), against 2.46 from
-/// the reduction solver and its two beams; with less than about 4 s a narrow beam's path
-/// finished by the reduction solver, about as long as its own. On 64x64 beams of 128 and
-/// 256 (a seeded board, 30 s) stalled or went on for 200,000 moves with half the distance
-/// left: beyond 48x48, the reduction solver is the tool.
-pub const MAX_CELLS: usize = 2304;
+/// solver's are 2.36 times in half a second (README, issue 19's figures). On 48x48 about
+/// 1.66 times within 10 s and 1.55 in the plain solve's 43 s (420 MB), on 64x64 1.78
+/// within 30 s and 1.63 within 60 s (a seeded board: a beam of 239, then 542), against
+/// about 2.46 and 2.57 from the reduction solver; with less time (on 48x48 about 4 s, on
+/// 64x64 about 20 s) the beams are too narrow to go through (on 64x64 beams of 64 and 128
+/// stalled after 9,000 and 94,000 moves), and the answer is the reduction solver's, or
+/// about as long. Its beams' trails are compacted (`beam::compact`): a beam of 512 on
+/// 64x64 would hold 1.1 GB of trail without it, and the widths that reach the goal did not fit
+/// in the default memory limit beyond 40x40. Beyond 64x64 the reduction solver is the
+/// tool: the beams' time grows with the cells times the distance, about 60 s on 64x64.
+pub const MAX_CELLS: usize = 4096;
 
 /// How to run [`solve`].
 #[derive(Clone, Debug)]
@@ -541,12 +544,14 @@ fn plain_width(cells: usize) -> usize {
 
 /// About how long the plain beam may take on `cells` cells, in seconds: within the 5, 10
 /// and 30 s a board issue 19 allows for 5x5, 6x6 and 7x7 on two cores, with room for the
-/// windows.
+/// windows; beyond 48x48 twice as long (on 64x64 a beam needs about 500 nodes a layer to go
+/// through: see [`MAX_CELLS`]).
 fn plain_seconds(cells: usize) -> f64 {
     match cells {
         0..=30 => 4.0,
         31..=42 => 7.0,
-        _ => 26.0,
+        43..=2304 => 26.0,
+        _ => 50.0,
     }
 }
 
@@ -922,8 +927,10 @@ fn run(
         finished.set(Finish::None);
         let (from, to) = if back { (goal, board) } else { (board, goal) };
         let (clock, before) = (Instant::now(), meter.nodes());
-        let reached =
-            beam::reach_by(from, to, width, seed, depth, threads, &meter, weights, finish_by);
+        let memory = settings.max_memory.map(|max| max / 2);
+        let reached = beam::reach_by(
+            from, to, width, seed, depth, threads, &meter, weights, finish_by, memory,
+        );
         pace.set((clock.elapsed().as_secs_f64(), meter.nodes().saturating_sub(before)));
         let path = match reached {
             beam::Reach::Goal(path) => path,
@@ -1457,12 +1464,12 @@ mod tests {
         }
     }
 
-    /// The largest boards it takes (48x48, and 96x24 of as many cells), held to 2 s: the
+    /// The largest boards it takes (64x64, and 128x32 of as many cells), held to 2 s: the
     /// answer replays, above its bound (the test profile checks the arithmetic for
-    /// overflow, with every tile's squared distance up to 94 or 118 cells).
+    /// overflow, with every tile's squared distance up to 126 or 158 cells).
     #[test]
     fn the_largest_boards_are_answered_in_time() {
-        for (w, h) in [(48, 48), (96, 24)] {
+        for (w, h) in [(64, 64), (128, 32)] {
             let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
             assert_eq!(goal.size().cells(), MAX_CELLS);
             let board = Scrambler::new(2).solvable(&goal);
@@ -1538,8 +1545,8 @@ mod tests {
         swapped.swap(a, b);
         unsolvable = Board::new(board.size(), swapped).unwrap();
         assert!(matches!(solve(&unsolvable, &goal, &settings(60)), Err(NearError::Unsolvable(_))));
-        let big = Goal::BlankLast.board(Size::new(49, 48).unwrap()).unwrap();
-        assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(2352)));
+        let big = Goal::BlankLast.board(Size::new(65, 64).unwrap()).unwrap();
+        assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(4160)));
         assert_eq!(solve(&goal, &goal, &settings(60)).unwrap().moves.len(), 0);
     }
 }
