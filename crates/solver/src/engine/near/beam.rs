@@ -968,9 +968,10 @@ const COMPACT_EVERY: usize = 128;
 
 /// Drops from a beam's `trail` (per layer, each node's parent index in the layer before and
 /// its move) every node that leads neither to the last layer nor to the node `keep` (layer,
-/// index; the index is updated), and returns the entries left. Layers before `settled` were
-/// compacted before: once one of them is left whole, so are those before it (each of their
-/// nodes then has a child kept), and the pass stops there.
+/// index; the index is updated), and returns the first layer whose entries it may have
+/// changed. Layers before `settled` were compacted before: once one of them is left whole,
+/// so are those before it (each of their nodes then has a child kept), and the pass stops
+/// there (its cost is that of the layers it changed, not of the whole trail).
 ///
 /// A beam's lineages merge within a few layers, so the trail of a long beam holds about a
 /// node a layer but for its last ones, where it held the beam's width in every layer: on
@@ -985,7 +986,6 @@ fn compact(
 ) -> usize {
     let mut alive: Vec<bool> = Vec::new();
     let mut remap: Vec<u32> = Vec::new();
-    let mut entries = trail.last().map_or(0, |l| l.0.len());
     for k in (1..trail.len()).rev() {
         let (older, newer) = trail.split_at_mut(k);
         let (prev, cur) = (&mut older[k - 1], &mut newer[0]);
@@ -999,10 +999,8 @@ fn compact(
         }
         if alive.iter().all(|&a| a) {
             if k - 1 < settled {
-                entries += older[..k].iter().map(|l| l.0.len()).sum::<usize>();
-                break;
+                return k;
             }
-            entries += prev.0.len();
             continue;
         }
         remap.clear();
@@ -1029,9 +1027,8 @@ fn compact(
         prev.1.truncate(w);
         prev.0.shrink_to_fit();
         prev.1.shrink_to_fit();
-        entries += w;
     }
-    entries
+    0
 }
 
 /// The layers of a beam ([`reach_by`]), with the `helper` thread if any.
@@ -1068,8 +1065,10 @@ fn layers(
     let (mut heir, mut free): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     // Per layer: each kept node's parent index and move.
     let mut trail: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
-    // Layers pushed since the trail was last compacted, and the layers it had then.
+    // Layers pushed since the trail was last compacted, and the layers it had then; the
+    // entries of its layers up to each one, as of then.
     let (mut since, mut settled) = (0usize, 0usize);
+    let mut entries: Vec<usize> = Vec::new();
     let mut best_now = 0usize;
     let mut mine: Vec<Child> = Vec::new();
     let bw = ctx.board_width;
@@ -1267,9 +1266,13 @@ fn layers(
         trail.push((parents, moves.clone()));
         since += 1;
         if since == COMPACT_EVERY {
-            let entries = compact(&mut trail, closest.1, &mut closest.2, settled);
+            let from = compact(&mut trail, closest.1, &mut closest.2, settled);
             (since, settled) = (0, trail.len() - 1);
-            let bytes = entries * PER_ENTRY + trail.len() * PER_LAYER;
+            entries.truncate(from);
+            for layer in &trail[from..] {
+                entries.push(entries.last().copied().unwrap_or(0) + layer.0.len());
+            }
+            let bytes = entries[entries.len() - 1] * PER_ENTRY + trail.len() * PER_LAYER;
             if limits.max_trail.is_some_and(|max| bytes > max) {
                 break;
             }
@@ -1350,12 +1353,14 @@ mod tests {
                     let kept = keep.map(|k| paths(&trail, k, keep_at));
                     let mut full = trail.clone();
                     let mut full_at = keep_at;
-                    let entries = compact(&mut trail, keep, &mut keep_at, settled);
+                    let unchanged = trail.clone();
+                    let from = compact(&mut trail, keep, &mut keep_at, settled);
                     compact(&mut full, keep, &mut full_at, 0);
                     settled = last;
                     assert_eq!(trail, full, "round {round}, depth {depth}");
                     assert_eq!(keep_at, full_at);
-                    assert_eq!(entries, trail.iter().map(|l| l.0.len()).sum::<usize>());
+                    // The layers before the one it says it may have changed are as they were.
+                    assert_eq!(trail[..from], unchanged[..from]);
                     for (i, path) in want.iter().enumerate() {
                         assert_eq!(&paths(&trail, last, i), path);
                     }
