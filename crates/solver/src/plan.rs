@@ -50,10 +50,10 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 /// 13x13 to 16x16 the engine's answers are 27 to 29 % shorter than the reduction solver's,
 /// in 26 to 46 s (medians; README, issue 19's figures: 10 seeded boards of each size). On
 /// 11x11 and 12x12 the engine's answers are a fifth to a quarter shorter than the reduction
-/// solver's (with its two beams) within 5 s (`solve --algorithm near --timeout 5` on `scramble --size 11x11`,
-/// `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves against 1,879 to 2,828);
-/// with a second or two it can be longer (2,762 against 2,498 on 12x12, seed 1), and
-/// then `auto` answers with the reduction solver's.
+/// solver's (with its two beams) within 5 s (`solve --algorithm near --timeout 5` on
+/// `scramble --size 11x11`, `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves
+/// against 1,879 to 2,828); with a second or two it can be longer (2,762 against 2,498 on
+/// 12x12, seed 1), and then `auto` answers with the reduction solver's.
 pub const AUTO_NEAR_MAX_CELLS: usize = 256;
 
 /// The largest boards (4x4) `auto`'s IDA* takes a pattern database from the solver's store

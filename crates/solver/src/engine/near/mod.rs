@@ -339,15 +339,16 @@ use window::{Ida, Outcome};
 /// within a few hundred moves from 18x18 on, the blank in a corner), and go through: on
 /// 32x32 answers about 1.65 times the Manhattan distance in a minute, where the reduction
 /// solver's are 2.36 times in half a second (README, issue 19's figures). On 48x48 about
-/// 1.66 times within 10 s and 1.55 in the plain solve's 43 s (420 MB), on 64x64 1.78
-/// within 30 s and 1.63 within 60 s (a seeded board: a beam of 239, then 542), against
-/// about 2.46 and 2.57 from the reduction solver; with less time (on 48x48 about 4 s, on
-/// 64x64 about 20 s) the beams are too narrow to go through (on 64x64 beams of 64 and 128
-/// stalled after 9,000 and 94,000 moves), and the answer is the reduction solver's, or
-/// about as long. Its beams' trails are compacted (`beam::compact`): a beam of 512 on
-/// 64x64 would hold 1.1 GB of trail without it, and the widths that reach the goal did not fit
-/// in the default memory limit beyond 40x40. Beyond 64x64 the reduction solver is the
-/// tool: the beams' time grows with the cells times the distance, about 60 s on 64x64.
+/// 1.66 times within 10 s (six seeded boards) and 1.55 in the plain solve's 43 s (one,
+/// 420 MB), on 64x64 1.71 within 30 s and 1.57 within 60 s (three seeded boards; on one,
+/// beams of 239 and 542), against about 2.46 and 2.56 from `auto`'s reduction solver;
+/// with less time (on 48x48 about 4 s, on 64x64 about 20 s) the beams are too narrow to go
+/// through (on 64x64 beams of 64 and 128 stalled after 9,000 and 94,000 moves), and the
+/// answer is the reduction solver's, or about as long. Its beams' trails are compacted
+/// (`beam::compact`): a beam of 512 on 64x64 would hold 1.1 GB of trail without it, and
+/// the widths that go through did not fit in the default memory limit beyond 40x40.
+/// Beyond 64x64 the reduction solver is the tool: the beams' time grows with the cells
+/// times the distance, about a minute on 64x64.
 pub const MAX_CELLS: usize = 4096;
 
 /// How to run [`solve`].
