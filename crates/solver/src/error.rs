@@ -22,6 +22,6 @@ pub enum SolveError {
     #[error("the table algorithm handles boards of at most 9 cells; this one has {0}")]
     TableTooLarge(usize),
     /// The near-optimal engine was asked for on a board too large for it.
-    #[error("the near algorithm handles boards of at most {max} cells; this one has {0}", max = crate::engine::near::MAX_CELLS)]
+    #[error("the near algorithm handles boards of at most {max} cells; this one has {0}", max = crate::engine::near::MAX_PEELED_CELLS)]
     NearTooLarge(usize),
 }

@@ -344,7 +344,8 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 /// # Errors
 /// [`SolveError::Weight`] for a weight below 1 or not finite, and
 /// [`SolveError::TableTooLarge`] for the table on more than 9 cells, and
-/// [`SolveError::NearTooLarge`] for the near-optimal engine above [`crate::engine::near::MAX_CELLS`].
+/// [`SolveError::NearTooLarge`] for the near-optimal engine above
+/// [`crate::engine::near::MAX_PEELED_CELLS`].
 pub fn plan_for(
     size: Size,
     options: &Options,
@@ -375,7 +376,7 @@ pub fn plan_for(
         }
         Algorithm::Table => vec![Step::Table],
         Algorithm::Reduction => vec![Step::Reduction { improve: options.improve, beams: 0 }],
-        Algorithm::Near if cells > crate::engine::near::MAX_CELLS => {
+        Algorithm::Near if cells > crate::engine::near::MAX_PEELED_CELLS => {
             return Err(SolveError::NearTooLarge(cells));
         }
         Algorithm::Near => vec![Step::Near { improve: options.improve, budget: None }],
@@ -660,7 +661,7 @@ mod tests {
         let table = Options { algorithm: Algorithm::Table, ..Options::default() };
         assert_eq!(plan(size(3, 4), &table), Err(SolveError::TableTooLarge(12)));
         let near = Options { algorithm: Algorithm::Near, ..Options::default() };
-        assert_eq!(plan(size(65, 64), &near), Err(SolveError::NearTooLarge(4160)));
+        assert_eq!(plan(size(129, 128), &near), Err(SolveError::NearTooLarge(16512)));
         let step = Step::Near { improve: false, budget: None };
         assert_eq!(plan(size(3, 3), &near).unwrap().steps, [step]);
         for weight in [0.5, f64::NAN, f64::INFINITY] {

@@ -189,6 +189,9 @@ pub enum Note {
         /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
         /// mended a knot at a time (before the windows shortened the path).
         mended: bool,
+        /// On a board beyond 64x64, the width and height of the region the reduction solver
+        /// left for the engine (it brought every other tile home first).
+        peeled: Option<(usize, usize)>,
     },
     /// The near-optimal engine, a step of `auto`, stopped at a limit before its first
     /// answer (its time: a loaded machine, a tight limit; or a memory limit below its
@@ -262,7 +265,7 @@ impl fmt::Display for Note {
                     )
                 }
             }
-            Note::Near { lower_bound, length, tables, finished_by_reduction, mended } => {
+            Note::Near { lower_bound, length, tables, finished_by_reduction, mended, peeled } => {
                 let gap = (*length as u64).saturating_sub(*lower_bound);
                 let percent =
                     if *lower_bound > 0 { 100.0 * gap as f64 / *lower_bound as f64 } else { 0.0 };
@@ -297,6 +300,13 @@ impl fmt::Display for Note {
                     f.write_str(
                         "; a beam stopped a few tiles short of the goal, and they were mended \
                          a knot at a time",
+                    )?;
+                }
+                if let Some((w, h)) = peeled {
+                    write!(
+                        f,
+                        "; the board being larger than 64x64, the reduction solver first brought \
+                         home every tile but those of a {w}x{h} region, which the engine solved"
                     )?;
                 }
                 Ok(())

@@ -346,6 +346,7 @@ impl Task<'_> {
                         tables: answer.tables,
                         finished_by_reduction: answer.finished_by_reduction,
                         mended: answer.mended,
+                        peeled: answer.peeled,
                     });
                 }
                 if settings.anytime {
@@ -396,10 +397,13 @@ impl Task<'_> {
             Err(NearError::Memory) => {
                 stopped(Reason::Limit(Limit::Memory(self.limits.max_memory.unwrap_or(0))))
             }
-            // The plan and the solver's checks keep these out (sizes, at most MAX_CELLS).
-            Err(e @ (NearError::SizeMismatch { .. } | NearError::TooLarge(_))) => {
-                stopped(Reason::Reduction(e.to_string()))
-            }
+            // The plan and the solver's checks keep the first two out (sizes, at most
+            // MAX_PEELED_CELLS); the third is a bug of the reduction solver.
+            Err(
+                e @ (NearError::SizeMismatch { .. }
+                | NearError::TooLarge(_)
+                | NearError::Reduction(_)),
+            ) => stopped(Reason::Reduction(e.to_string())),
         }
     }
 

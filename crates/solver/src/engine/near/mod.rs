@@ -1,5 +1,6 @@
-//! Near-optimal answers for boards from 5x5 to 64x64 (any shape, [`MAX_CELLS`]): a beam
-//! search for a first path, IDA* over sliding windows of the path to shorten it, and a
+//! Near-optimal answers for boards from 5x5 to 64x64 (any shape, [`MAX_CELLS`]; up to
+//! 128x128 after the reduction solver peels them down to 64x64, [`MAX_PEELED_CELLS`]): a
+//! beam search for a first path, IDA* over sliding windows of the path to shorten it, and a
 //! proven lower bound with every answer.
 //!
 //! # Method
@@ -347,9 +348,18 @@ use window::{Ida, Outcome};
 /// answer is the reduction solver's, or about as long. Its beams' trails are compacted
 /// (`beam::compact`): a beam of 512 on 64x64 would hold 1.1 GB of trail without it, and
 /// the widths that go through did not fit in the default memory limit beyond 40x40.
-/// Beyond 64x64 the reduction solver is the tool: the beams' time grows with the cells
-/// times the distance, about a minute on 64x64.
+/// The beams' time grows with the cells times the distance, about a minute on 64x64:
+/// beyond, the reduction solver peels the board down to this many cells first
+/// ([`MAX_PEELED_CELLS`]).
 pub const MAX_CELLS: usize = 4096;
+
+/// The most cells of a board the engine takes at all (128x128): beyond [`MAX_CELLS`], the
+/// reduction solver brings all but the last [`MAX_CELLS`] cells or fewer home (a square
+/// region in a corner, the goal blank's), and the engine solves those as a board of their
+/// own. The region's tiles are about as far from home as on a board of its size, so the
+/// engine takes about a third off what the reduction solver spends there; beyond 128x128
+/// that is less than a twentieth of the answer, for a minute more.
+pub const MAX_PEELED_CELLS: usize = 16384;
 
 /// How to run [`solve`].
 #[derive(Clone, Debug)]
@@ -458,6 +468,9 @@ pub struct Answer {
     /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
     /// mended a knot at a time (`tidy`), the windows then shortening the path.
     pub mended: bool,
+    /// On a board beyond [`MAX_CELLS`], the width and height of the region the reduction
+    /// solver left for the engine ([`MAX_PEELED_CELLS`]).
+    pub peeled: Option<(usize, usize)>,
 }
 
 /// How the best answer's beam ended: at the goal, or finished by another method.
@@ -483,8 +496,8 @@ pub enum NearError {
         /// The goal's size.
         goal: Size,
     },
-    /// The board has more than [`MAX_CELLS`] cells.
-    #[error("the near-optimal engine takes at most {MAX_CELLS} cells, not {0}")]
+    /// The board has more than [`MAX_PEELED_CELLS`] cells.
+    #[error("the near-optimal engine takes at most {MAX_PEELED_CELLS} cells, not {0}")]
     TooLarge(usize),
     /// The board cannot reach the goal.
     #[error("the board cannot reach the goal: {0}")]
@@ -499,6 +512,10 @@ pub enum NearError {
     /// Not even the narrowest beam fits the memory limit.
     #[error("the memory limit leaves no room for a search")]
     Memory,
+    /// On a board beyond [`MAX_CELLS`], the reduction solver failed to leave a region (a
+    /// bug: it works on every solvable board), or the answer did not replay.
+    #[error("the reduction solver failed on this board: {0}")]
+    Reduction(String),
 }
 
 /// Nodes of the root IDA* run that proves the lower bound (about a tenth of a second).
@@ -754,12 +771,15 @@ fn run(
         return Err(NearError::SizeMismatch { board: board.size(), goal: goal.size() });
     }
     let cells = board.size().cells();
-    if cells > MAX_CELLS {
+    if cells > MAX_PEELED_CELLS {
         return Err(NearError::TooLarge(cells));
     }
     let parity = Parity::of(board, goal);
     if !parity.solvable() {
         return Err(NearError::Unsolvable(parity));
+    }
+    if cells > MAX_CELLS {
+        return peeled(board, goal, settings, schedule, better);
     }
     let started = Instant::now();
     let meter = Meter::new(settings);
@@ -779,6 +799,7 @@ fn run(
             tables: false,
             finished_by_reduction: false,
             mended: false,
+            peeled: None,
         });
     }
     // Korf & Felner's tables for this goal: their bound at the root, and windows below.
@@ -816,6 +837,7 @@ fn run(
                     tables: true,
                     finished_by_reduction: false,
                     mended: false,
+                    peeled: None,
                 });
             }
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
@@ -836,6 +858,7 @@ fn run(
                 tables: false,
                 finished_by_reduction: false,
                 mended: false,
+                peeled: None,
             });
         }
         Outcome::Found(_) => {}
@@ -1265,6 +1288,42 @@ fn run(
         tables: tables_ran,
         finished_by_reduction: from_finished == Finish::Reduction,
         mended: from_finished == Finish::Mended,
+        peeled: None,
+    })
+}
+
+/// [`run`] on a board beyond [`MAX_CELLS`] cells: the reduction solver peels lines off it
+/// until a region of at most [`MAX_CELLS`] cells is left, and the engine solves that region
+/// as a board of its own (`better` hears the whole answer's length); the bound is the
+/// board's own (Manhattan distance plus linear conflicts).
+fn peeled(
+    board: &Board,
+    goal: &Board,
+    settings: &Settings,
+    schedule: Schedule,
+    better: &mut dyn FnMut(usize, u64),
+) -> Result<Answer, NearError> {
+    let (peel, region, region_goal) = reduction::peel_to(board, goal, MAX_CELLS, &settings.budget)
+        .map_err(|e| match e {
+            reduction::ReductionError::Interrupted => NearError::Interrupted { nodes: 0 },
+            e => NearError::Reduction(e.to_string()),
+        })?;
+    let bound = u64::from(heuristic::Evaluator::new(goal).value(board.tiles()));
+    let offset = peel.len();
+    let mut heard = |length: usize, _region_bound: u64| better(offset + length, bound);
+    let inner = run(&region, &region_goal, settings, schedule, &mut heard)?;
+    let mut moves = peel.0;
+    moves.extend_from_slice(&inner.moves.0);
+    if !replays(board, goal, &moves) {
+        return Err(NearError::Reduction("its moves and the region's did not replay".into()));
+    }
+    Ok(Answer {
+        moves: Moves(moves),
+        lower_bound: bound,
+        optimal: false,
+        first_length: offset + inner.first_length,
+        peeled: Some((region.width(), region.height())),
+        ..inner
     })
 }
 
@@ -1483,6 +1542,25 @@ mod tests {
         }
     }
 
+    /// A board beyond `MAX_CELLS` (80x80, and 100x41) is peeled by the reduction solver down
+    /// to a region of at most `MAX_CELLS` cells, which the engine solves: the answer
+    /// replays, its bound is the board's own, and it says which region.
+    #[test]
+    fn boards_beyond_the_largest_are_peeled_down_to_it() {
+        for (w, h) in [(80, 80), (100, 41)] {
+            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+            let board = Scrambler::new(4).solvable(&goal);
+            let a = solve(&board, &goal, &settings(3)).unwrap();
+            assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
+            let bound = heuristic::Evaluator::new(&goal).value(board.tiles());
+            assert_eq!(a.lower_bound, u64::from(bound));
+            assert!(a.lower_bound < a.moves.len() as u64 && !a.optimal);
+            let (rw, rh) = a.peeled.expect("peeled");
+            assert!(rw * rh <= MAX_CELLS && rw * rh > MAX_CELLS / 2, "{rw}x{rh}");
+            assert!(rw <= w && rh <= h);
+        }
+    }
+
     #[test]
     fn anytime_answers_only_get_shorter() {
         let goal = Goal::BlankLast.board(Size::new(6, 6).unwrap()).unwrap();
@@ -1546,8 +1624,8 @@ mod tests {
         swapped.swap(a, b);
         unsolvable = Board::new(board.size(), swapped).unwrap();
         assert!(matches!(solve(&unsolvable, &goal, &settings(60)), Err(NearError::Unsolvable(_))));
-        let big = Goal::BlankLast.board(Size::new(65, 64).unwrap()).unwrap();
-        assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(4160)));
+        let big = Goal::BlankLast.board(Size::new(129, 128).unwrap()).unwrap();
+        assert_eq!(solve(&big, &big, &settings(60)), Err(NearError::TooLarge(16512)));
         assert_eq!(solve(&goal, &goal, &settings(60)).unwrap().moves.len(), 0);
     }
 }

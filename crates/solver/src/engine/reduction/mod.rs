@@ -337,6 +337,29 @@ pub(crate) fn solve_within(
     Ok(Moves(moves))
 }
 
+/// The reduction's plain solve held to `budget`, stopped when the region it has left has at
+/// most `cells` cells: its moves (cleaned up as [`solve`]'s: the clean-up keeps where a
+/// path ends), and that region as a board of its own and its goal, each tile renamed after
+/// its goal cell's rank among the region's. A path between those two, after the moves,
+/// takes the board to its goal (a move in the region is the same move on the board).
+pub(crate) fn peel_to(
+    board: &Board,
+    goal: &Board,
+    cells: usize,
+    budget: &Budget,
+) -> Result<(Moves, Board, Board), ReductionError> {
+    check(board, goal)?;
+    let info = Arc::new(GoalInfo::new(goal, Arc::clone(crate::Solver::shared().tables())));
+    let interrupted = || budget.expired();
+    let (moves, region, region_goal) = reduce::reduce_to(board, &info, cells, &interrupted)
+        .map_err(|e| match e {
+            Failure::Interrupted => ReductionError::Interrupted,
+            Failure::Stuck => ReductionError::Internal,
+        })?;
+    let moves = peephole::optimise(board, moves, Effort::LIGHT, &info.tables, &interrupted);
+    Ok((Moves(moves), region, region_goal))
+}
+
 /// One reduction with `strategy`, cleaned up with `effort`, checked.
 fn attempt(
     board: &Board,

@@ -437,6 +437,19 @@ impl Reducer {
 
     /// Solves the final region (at most 3x3, holding the goal blank's cell) optimally.
     pub(super) fn finish(&mut self) -> Result<(), Stuck> {
+        let (board, goal_board) = self.region_boards()?;
+        let table = self.goal.tables.exact(&goal_board).ok_or(Stuck)?;
+        let moves = table.solve(&board).ok_or(Stuck)?;
+        for &m in moves.as_slice() {
+            self.grid.apply(m)?;
+        }
+        Ok(())
+    }
+
+    /// The region left as a board of its own and its goal, each tile renamed after its
+    /// goal cell's rank among the region's; `Stuck` when a tile of the region belongs
+    /// outside it. A move there is the same move on the board.
+    fn region_boards(&self) -> Result<(Board, Board), Stuck> {
         let r = self.region;
         let (rw, rh) = (r.x1 - r.x0, r.y1 - r.y0);
         let size = Size::new(rw, rh).map_err(|_| Stuck)?;
@@ -457,12 +470,7 @@ impl Reducer {
         }
         let goal_board = Board::new(size, goal_small).map_err(|_| Stuck)?;
         let board = Board::new(size, now).map_err(|_| Stuck)?;
-        let table = self.goal.tables.exact(&goal_board).ok_or(Stuck)?;
-        let moves = table.solve(&board).ok_or(Stuck)?;
-        for &m in moves.as_slice() {
-            self.grid.apply(m)?;
-        }
-        Ok(())
+        Ok((board, goal_board))
     }
 }
 
@@ -477,25 +485,56 @@ pub(super) fn reduce(
     let mut r = Reducer::new(board, Arc::clone(goal), &strategy);
     let mut s = Scratch::new(board.tiles().len());
     while !r.is_small() {
-        if interrupted() {
-            return Err(Failure::Interrupted);
-        }
-        let side = if strategy.random_sides {
-            let sides = r.sides();
-            sides.get(rng.below(sides.len())).copied().unwrap_or_else(|| r.default_side())
-        } else {
-            r.default_side()
-        };
-        let fill = strategy.fill.unwrap_or_else(|| match rng.below(4) {
-            0 => Fill::Forward,
-            1 => Fill::Backward,
-            _ => Fill::Cheapest,
-        });
-        let ties = if strategy.random_ties { Some(&mut *rng) } else { None };
-        r.peel(&mut s, side, fill, ties)?;
+        peel_one(&mut r, &mut s, &strategy, rng, interrupted)?;
     }
     r.finish()?;
     Ok(r.grid.moves)
+}
+
+/// Runs a reduction until the region left has at most `cells` cells: its moves, and that
+/// region as a board of its own and its goal (`Reducer::region_boards`).
+pub(super) fn reduce_to(
+    board: &Board,
+    goal: &Arc<GoalInfo>,
+    cells: usize,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<(Vec<Move>, Board, Board), Failure> {
+    let strategy = Strategy::PLAIN;
+    let mut rng = SplitMix::new(0);
+    let mut r = Reducer::new(board, Arc::clone(goal), &strategy);
+    let mut s = Scratch::new(board.tiles().len());
+    while !r.is_small() && r.region_size().0 * r.region_size().1 > cells {
+        peel_one(&mut r, &mut s, &strategy, &mut rng, interrupted)?;
+    }
+    let (region, region_goal) = r.region_boards()?;
+    Ok((r.grid.moves, region, region_goal))
+}
+
+/// Peels one line off the region, as `strategy` says.
+fn peel_one(
+    r: &mut Reducer,
+    s: &mut Scratch,
+    strategy: &Strategy,
+    rng: &mut SplitMix,
+    interrupted: &dyn Fn() -> bool,
+) -> Result<(), Failure> {
+    if interrupted() {
+        return Err(Failure::Interrupted);
+    }
+    let side = if strategy.random_sides {
+        let sides = r.sides();
+        sides.get(rng.below(sides.len())).copied().unwrap_or_else(|| r.default_side())
+    } else {
+        r.default_side()
+    };
+    let fill = strategy.fill.unwrap_or_else(|| match rng.below(4) {
+        0 => Fill::Forward,
+        1 => Fill::Backward,
+        _ => Fill::Cheapest,
+    });
+    let ties = if strategy.random_ties { Some(&mut *rng) } else { None };
+    r.peel(s, side, fill, ties)?;
+    Ok(())
 }
 
 /// Why a reduction did not produce a solution.
