@@ -70,6 +70,15 @@ pub const AUTO_DB_CELLS: usize = 16;
 /// only cuts them short). Beyond 50x50 they would take more than a second.
 pub const AUTO_REDUCTION_IMPROVE_CELLS: usize = 2500;
 
+/// With `improve` and a timeout at least this long, `auto` gives the near-optimal engine
+/// boards beyond 64x64 too (up to [`crate::engine::near::MAX_PEELED_CELLS`], 128x128), which
+/// the reduction solver peels down to a 64x64 region first: on three seeded 80x80 boards,
+/// `--improve 30` gives 2.24 times the Manhattan distance (in 24 s) against 2.55 from the
+/// reduction solver's anytime mode, and within 60 s the engine 2.19 against 2.54. With less
+/// time the region's beams are too narrow to go through (on 64x64
+/// they need about 20 s), and the reduction solver's anytime mode keeps the time.
+pub const AUTO_PEELED_IMPROVE: Duration = Duration::from_secs(30);
+
 /// How many beam searches `auto` runs on boards up to [`AUTO_REDUCTION_IMPROVE_CELLS`].
 pub const AUTO_REDUCTION_BEAMS: u64 = 2;
 
@@ -312,10 +321,10 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
 ///   solver (with [`AUTO_REDUCTION_BEAMS`] beams above 100 cells), which also answers when
 ///   its answer is the shorter (a tight timeout, a slow machine);
-/// - with `options.improve`, up to 4,096 cells (64x64, [`crate::engine::near::MAX_CELLS`]):
-///   the near-optimal engine's anytime mode for 80% of the timeout, then the reduction
-///   solver with [`AUTO_REDUCTION_BEAMS`] beams up to [`AUTO_REDUCTION_IMPROVE_CELLS`], as
-///   above;
+/// - with `options.improve`, up to 4,096 cells (64x64, [`crate::engine::near::MAX_CELLS`]),
+///   and up to 16,384 (128x128) with a timeout of at least [`AUTO_PEELED_IMPROVE`]: the
+///   near-optimal engine's anytime mode for 80% of the timeout, then the reduction solver
+///   with [`AUTO_REDUCTION_BEAMS`] beams up to [`AUTO_REDUCTION_IMPROVE_CELLS`], as above;
 /// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
 ///   [`AUTO_REDUCTION_BEAMS`] beam searches of its anytime mode (with `options.improve`, its
 ///   anytime mode until the timeout);
@@ -416,8 +425,10 @@ pub fn plan_for(
         }
         Algorithm::Auto
             if options.improve
-                && (AUTO_NEAR_MAX_CELLS..=crate::engine::near::MAX_CELLS).contains(&cells)
-                && !options.optimal =>
+                && !options.optimal
+                && ((AUTO_NEAR_MAX_CELLS..=crate::engine::near::MAX_CELLS).contains(&cells)
+                    || (cells <= crate::engine::near::MAX_PEELED_CELLS
+                        && options.limits.timeout.is_some_and(|t| t >= AUTO_PEELED_IMPROVE))) =>
         {
             // Beyond 16x16 only when the caller gives the time (`improve`): then the
             // near-optimal engine's answers are far shorter (see `AUTO_NEAR_MAX_CELLS`).
@@ -568,8 +579,24 @@ mod tests {
             let then = Step::Reduction { improve: false, beams };
             assert_eq!(steps, [near, then], "{w}x{h}");
         }
-        // Beyond, the reduction solver's anytime mode (with no beams of `auto`'s above 50x50).
-        let steps = plan(size(65, 64), &improve).unwrap().steps;
+        // Beyond, the reduction solver's anytime mode (with no beams of `auto`'s above 50x50),
+        // unless the timeout (60 s by default) leaves the engine time for a region peeled
+        // down to 64x64.
+        let within = |secs| Options {
+            limits: crate::Limits {
+                timeout: Some(Duration::from_secs(secs)),
+                ..Default::default()
+            },
+            ..improve.clone()
+        };
+        for (w, h) in [(65, 64), (128, 128)] {
+            let steps = plan(size(w, h), &within(29)).unwrap().steps;
+            assert_eq!(steps, [Step::Reduction { improve: true, beams: 0 }], "{w}x{h}");
+            let steps = plan(size(w, h), &within(30)).unwrap().steps;
+            let near = Step::Near { improve: true, budget: Some(Duration::from_secs(24)) };
+            assert_eq!(steps, [near, Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
+        }
+        let steps = plan(size(129, 128), &within(60)).unwrap().steps;
         assert_eq!(steps, [Step::Reduction { improve: true, beams: 0 }]);
         for (w, h) in [(51, 50), (100, 100)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
@@ -622,7 +649,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            plan(size(65, 64), &improve).unwrap().steps,
+            plan(size(129, 128), &improve).unwrap().steps,
             [Step::Reduction { improve: true, beams: 0 }]
         );
     }
