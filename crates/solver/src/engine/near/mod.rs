@@ -1512,16 +1512,31 @@ mod tests {
     #[test]
     fn boards_of_256_cells_are_answered_in_time() {
         for (w, h) in [(16, 16), (32, 8)] {
-            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
-            let board = Scrambler::new(2).solvable(&goal);
             let schedule = Schedule { probe_nodes: 10_000, table_probe_nodes: 0, width: 256 };
-            let started = std::time::Instant::now();
-            let a = run(&board, &goal, &settings(3), schedule, &mut |_, _| {}).unwrap();
-            assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
-            assert!(a.lower_bound < a.moves.len() as u64 && !a.optimal, "{w}x{h}");
-            // The budget holds (with room for a loaded machine).
-            assert!(started.elapsed().as_secs_f64() < 10.0, "{w}x{h}");
+            answered_within(w, h, 2, 10.0, |board, goal| {
+                run(board, goal, &settings(3), schedule, &mut |_, _| {}).unwrap()
+            });
         }
+    }
+
+    /// Solves `Scrambler::new(seed)`'s `w x h` board with `solve_it` and checks that the
+    /// answer replays, above its bound, within `within` seconds (the budgets given hold,
+    /// with room for a loaded machine): the goal, the board and the answer.
+    fn answered_within(
+        w: usize,
+        h: usize,
+        seed: u64,
+        within: f64,
+        solve_it: impl Fn(&Board, &Board) -> Answer,
+    ) -> (Board, Board, Answer) {
+        let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
+        let board = Scrambler::new(seed).solvable(&goal);
+        let started = std::time::Instant::now();
+        let a = solve_it(&board, &goal);
+        assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
+        assert!(a.lower_bound < a.moves.len() as u64 && !a.optimal, "{w}x{h}");
+        assert!(started.elapsed().as_secs_f64() < within, "{w}x{h}");
+        (goal, board, a)
     }
 
     /// The largest boards it takes (64x64, and 128x32 of as many cells), held to 2 s: the
@@ -1530,15 +1545,8 @@ mod tests {
     #[test]
     fn the_largest_boards_are_answered_in_time() {
         for (w, h) in [(64, 64), (128, 32)] {
-            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
-            assert_eq!(goal.size().cells(), MAX_CELLS);
-            let board = Scrambler::new(2).solvable(&goal);
-            let started = std::time::Instant::now();
-            let a = solve(&board, &goal, &settings(2)).unwrap();
-            assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
-            assert!(a.lower_bound < a.moves.len() as u64 && !a.optimal, "{w}x{h}");
-            // The budget holds (with room for a loaded machine).
-            assert!(started.elapsed().as_secs_f64() < 8.0, "{w}x{h}");
+            assert_eq!(w * h, MAX_CELLS);
+            answered_within(w, h, 2, 8.0, |board, goal| solve(board, goal, &settings(2)).unwrap());
         }
     }
 
@@ -1548,13 +1556,11 @@ mod tests {
     #[test]
     fn boards_beyond_the_largest_are_peeled_down_to_it() {
         for (w, h) in [(80, 80), (100, 41)] {
-            let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
-            let board = Scrambler::new(4).solvable(&goal);
-            let a = solve(&board, &goal, &settings(3)).unwrap();
-            assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
+            let (goal, board, a) = answered_within(w, h, 4, f64::INFINITY, |board, goal| {
+                solve(board, goal, &settings(3)).unwrap()
+            });
             let bound = heuristic::Evaluator::new(&goal).value(board.tiles());
             assert_eq!(a.lower_bound, u64::from(bound));
-            assert!(a.lower_bound < a.moves.len() as u64 && !a.optimal);
             let (rw, rh) = a.peeled.expect("peeled");
             assert!(rw * rh <= MAX_CELLS && rw * rh > MAX_CELLS / 2, "{rw}x{rh}");
             assert!(rw <= w && rh <= h);
