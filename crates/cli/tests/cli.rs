@@ -1242,7 +1242,8 @@ const SLOW_4: &str = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
 
 #[test]
 fn a_timeout_only_limits_and_improving_is_asked_for_separately() {
-    let big = npuzzle(&["scramble", "-s", "17x16", "--seed", "4"]).stdout;
+    // Beyond 32x32 (or a side of 32), `auto` answers with the reduction solver.
+    let big = npuzzle(&["scramble", "-s", "33x16", "--seed", "4"]).stdout;
     let run = npuzzle(&["solve", "--timeout", "30", "-f", "json", big.trim()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let r = &run.json_lines()[0];
@@ -1332,6 +1333,32 @@ fn auto_answers_5x5_with_the_near_optimal_engine_and_its_lower_bound() {
         "{note}"
     );
     assert_replays(korf24, r["goal"].as_str().unwrap(), r["moves"].as_str().unwrap());
+}
+
+#[test]
+fn auto_gives_boards_up_to_32x32_a_short_near_optimal_solve() {
+    // 24x24 and 32x9: the near-optimal engine for about half a second (a second on 32x32),
+    // then the reduction solver, the shorter answer kept: never longer than the reduction
+    // solver's own, and never the engine's long plain solve.
+    for size in ["24x24", "32x9"] {
+        let board = npuzzle(&["scramble", "-s", size, "--seed", "3"]).stdout;
+        let run = npuzzle(&["solve", "-f", "json", board.trim()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let r = &run.json_lines()[0];
+        assert_replays(board.trim(), r["goal"].as_str().unwrap(), r["moves"].as_str().unwrap());
+        assert!(r["seconds"].as_f64().unwrap() < 10.0, "{size}: {r}");
+        let reduction = npuzzle(&["solve", "-a", "reduction", "-f", "json", board.trim()]);
+        let plain = reduction.json_lines()[0]["length"].as_u64().unwrap();
+        let length = r["length"].as_u64().unwrap();
+        assert!(length <= plain, "{size}: {length} against the reduction solver's {plain}");
+        // Whichever answered, the labels and the note name it.
+        let note = r["note"].as_str().unwrap();
+        match r["algorithm"].as_str() {
+            Some("near") => assert!(note.contains("near-optimal engine"), "{note}"),
+            Some("reduction") => assert!(note.contains("near-optimal engine's answer"), "{note}"),
+            other => panic!("{size}: {other:?} answered"),
+        }
+    }
 }
 
 #[test]
@@ -1719,9 +1746,19 @@ fn the_table_and_the_reduction_solver_honour_the_node_and_memory_limits() {
     assert_eq!((r["algorithm"].as_str(), r["lower_bound"].as_u64()), (Some("table"), Some(31)));
     assert_eq!(r["error"], "node limit of 10 reached (lower bound 31)");
     let big = npuzzle(&["scramble", "-s", "20x20", "--seed", "1"]).stdout;
-    let run = npuzzle(&["solve", "--max-nodes", "100", "-f", "json", big.trim()]);
+    let run =
+        npuzzle(&["solve", "-a", "reduction", "--max-nodes", "100", "-f", "json", big.trim()]);
     assert_eq!(run.code, 4, "{}", run.stderr);
     assert_eq!(run.json_lines()[0]["error"], "node limit of 100 reached (lower bound 5132)");
+    // `auto` gives that board to the near-optimal engine, which says the bound it proved
+    // (Manhattan distance and linear conflicts: above the reduction solver's Manhattan).
+    let run = npuzzle(&["solve", "--max-nodes", "100", "-f", "json", big.trim()]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let r = &run.json_lines()[0];
+    assert_eq!(r["algorithm"], "near");
+    let bound = r["lower_bound"].as_u64().unwrap();
+    assert!(bound > 5132, "{r}");
+    assert_eq!(r["error"], format!("node limit of 100 reached (lower bound {bound})"));
     let huge = npuzzle(&["scramble", "-s", "256x256", "--seed", "1"]).stdout;
     let run = npuzzle_with_stdin(&["solve", "--max-memory", "64", "-f", "json"], Some(&huge));
     assert_eq!(run.code, 4, "{}", run.stderr);

@@ -106,8 +106,9 @@ pub use heuristic::HeuristicKind;
 pub use hint::{Hint, HintMove, hint};
 pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
 pub use plan::{
-    AUTO_OPTIMAL_BUDGET, AUTO_PEELED_IMPROVE, AUTO_REDUCTION_BEAMS, AUTO_REDUCTION_IMPROVE_CELLS,
-    Plan, Resources, SearchAlgorithm, Step, plan, plan_for,
+    AUTO_NEAR_QUICK_SIDE, AUTO_OPTIMAL_BUDGET, AUTO_PEELED_IMPROVE, AUTO_REDUCTION_BEAMS,
+    AUTO_REDUCTION_IMPROVE_CELLS, Plan, Resources, SearchAlgorithm, Step, auto_near_quick_budget,
+    plan, plan_for,
 };
 #[cfg(feature = "serde")]
 pub use record::{Event, Record};

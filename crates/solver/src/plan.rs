@@ -56,6 +56,29 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 /// 12x12, seed 1), and then `auto` answers with the reduction solver's.
 pub const AUTO_NEAR_MAX_CELLS: usize = 256;
 
+/// Boards of more than 256 cells (`AUTO_NEAR_MAX_CELLS`) with both sides at most this long
+/// (17x17 to 32x32, and shapes such as 32x9) get the near-optimal engine from `auto` for a
+/// short time ([`auto_near_quick_budget`]: half a second to a second), then the reduction
+/// solver, the shorter answer kept. In that time the engine's one beam, which keeps to it,
+/// reaches the goal. Mean lengths on seeded boards (`scramble --count 3 --seed 19`, six of
+/// 20x20, 24x24 and 32x32), `--algorithm near` within the budget against `auto` before
+/// (the reduction solver and its two beams): 17x17 5,264 against 7,172 (0.73), 20x20 9,085
+/// against 12,339 (0.74), 24x24 15,685 against 21,407 (0.73), 28x28 0.71, 30x30 0.73,
+/// 32x32 38,191 against 51,357 (0.74, in 1 s against 0.4 s), 32x16 0.73, 32x9 0.77. Not
+/// beyond: on 40x40 within 1 s and 48x48 within 2 s the beams were too narrow to get
+/// through (1.03 times the reduction solver's, which it then finished), and strips gained
+/// nothing in a second (64x16 0.99, 128x8 1.05, 256x4 1.07).
+pub const AUTO_NEAR_QUICK_SIDE: usize = 32;
+
+/// The time `auto` gives the near-optimal engine on a board of `cells` cells that
+/// [`AUTO_NEAR_QUICK_SIDE`] lets it take beyond 256 cells: a second for
+/// 1,024 cells (32x32, where half a second was too little: 2.45 times the bound, longer
+/// than the reduction solver's), as much in proportion below, at least half a second.
+#[must_use]
+pub fn auto_near_quick_budget(cells: usize) -> Duration {
+    Duration::from_secs_f64((cells as f64 / 1024.0).clamp(0.5, 1.0))
+}
+
 /// The largest boards (4x4) `auto`'s IDA* takes a pattern database from the solver's store
 /// for: beyond, the store's small partition is too weak to answer in time (the 24-puzzle's
 /// optimal search has tables of its own). A database the caller gives the solver serves any
@@ -325,6 +348,9 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   and up to 16,384 (128x128) with a timeout of at least [`AUTO_PEELED_IMPROVE`]: the
 ///   near-optimal engine's anytime mode for 80% of the timeout, then the reduction solver
 ///   with [`AUTO_REDUCTION_BEAMS`] beams up to [`AUTO_REDUCTION_IMPROVE_CELLS`], as above;
+/// - up to 1,024 cells with both sides at most [`AUTO_NEAR_QUICK_SIDE`] (17x17 to 32x32): the
+///   near-optimal engine for [`auto_near_quick_budget`] (at most 80% of the timeout), then
+///   the reduction solver with [`AUTO_REDUCTION_BEAMS`] beams, the shorter answer kept;
 /// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
 ///   [`AUTO_REDUCTION_BEAMS`] beam searches of its anytime mode (with `options.improve`, its
 ///   anytime mode until the timeout);
@@ -436,6 +462,21 @@ pub fn plan_for(
             let beams =
                 if cells <= AUTO_REDUCTION_IMPROVE_CELLS { AUTO_REDUCTION_BEAMS } else { 0 };
             vec![Step::Near { improve: true, budget }, Step::Reduction { improve: false, beams }]
+        }
+        Algorithm::Auto
+            if cells > AUTO_NEAR_MAX_CELLS
+                && size.width().max(size.height()) <= AUTO_NEAR_QUICK_SIDE
+                && !options.optimal =>
+        {
+            // A short plain solve (see `AUTO_NEAR_QUICK_SIDE`), then the reduction solver
+            // as before, which answers when the engine's beam did not get through in time.
+            let quick = auto_near_quick_budget(cells);
+            let budget =
+                options.limits.timeout.map_or(quick, |t| quick.min(t.mul_f64(AUTO_ATTEMPT_SHARE)));
+            vec![
+                Step::Near { improve: false, budget: Some(budget) },
+                Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS },
+            ]
         }
         Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
             let budget = attempt_budget(AUTO_WASTAR_BUDGET, options);
@@ -565,11 +606,35 @@ mod tests {
             let then = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [near, then], "{w}x{h}");
         }
-        for (w, h) in [(17, 16), (20, 20), (32, 32), (50, 50)] {
+        // Up to 32x32, a short plain solve of the near-optimal engine first.
+        let reduce = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
+        for (w, h, millis) in [(17, 16, 500), (20, 20, 500), (24, 32, 750), (32, 32, 1000)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
-            let want = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
-            assert_eq!(steps, [want], "{w}x{h}");
+            let quick = Duration::from_millis(millis);
+            assert_eq!(auto_near_quick_budget(w * h), quick);
+            let near = Step::Near { improve: false, budget: Some(quick) };
+            assert_eq!(steps, [near, reduce], "{w}x{h}");
         }
+        let steps = plan(size(32, 9), &auto).unwrap().steps;
+        assert!(matches!(steps[..], [Step::Near { improve: false, .. }, _]), "{steps:?}");
+        // A tight timeout cuts it to 80 % of that.
+        let tight = Options {
+            limits: crate::Limits {
+                timeout: Some(Duration::from_millis(500)),
+                ..Default::default()
+            },
+            ..Options::default()
+        };
+        let steps = plan(size(32, 32), &tight).unwrap().steps;
+        let budget = Some(Duration::from_millis(400));
+        assert_eq!(steps, [Step::Near { improve: false, budget }, reduce]);
+        // A side beyond 32, or beyond 32x32: the reduction solver and its beams.
+        for (w, h) in [(33, 32), (64, 16), (16, 33), (50, 50)] {
+            let steps = plan(size(w, h), &auto).unwrap().steps;
+            assert_eq!(steps, [reduce], "{w}x{h}");
+        }
+        let optimal = Options { optimal: true, ..Options::default() };
+        assert!(matches!(plan(size(20, 20), &optimal).unwrap().steps[..], [Step::Search { .. }]));
         // With `improve`, the near-optimal engine's anytime mode up to 64x64.
         let improve = Options { improve: true, ..Options::default() };
         for (w, h) in [(17, 16), (20, 20), (32, 32), (64, 16), (48, 48), (64, 64)] {

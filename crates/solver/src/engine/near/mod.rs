@@ -508,6 +508,8 @@ pub enum NearError {
     Interrupted {
         /// Nodes made until then.
         nodes: u64,
+        /// The lower bound proven until then.
+        lower_bound: u64,
     },
     /// Not even the narrowest beam fits the memory limit.
     #[error("the memory limit leaves no room for a search")]
@@ -1274,7 +1276,7 @@ fn run(
         }
     }
     let Some(moves) = best else {
-        return Err(NearError::Interrupted { nodes: meter.nodes() });
+        return Err(NearError::Interrupted { nodes: meter.nodes(), lower_bound });
     };
     let optimal = moves.len() as u64 == lower_bound;
     Ok(Answer {
@@ -1303,15 +1305,24 @@ fn peeled(
     schedule: Schedule,
     better: &mut dyn FnMut(usize, u64),
 ) -> Result<Answer, NearError> {
+    let bound = u64::from(heuristic::Evaluator::new(goal).value(board.tiles()));
     let (peel, region, region_goal) = reduction::peel_to(board, goal, MAX_CELLS, &settings.budget)
         .map_err(|e| match e {
-            reduction::ReductionError::Interrupted => NearError::Interrupted { nodes: 0 },
+            reduction::ReductionError::Interrupted => {
+                NearError::Interrupted { nodes: 0, lower_bound: bound }
+            }
             e => NearError::Reduction(e.to_string()),
         })?;
-    let bound = u64::from(heuristic::Evaluator::new(goal).value(board.tiles()));
     let offset = peel.len();
     let mut heard = |length: usize, _region_bound: u64| better(offset + length, bound);
-    let inner = run(&region, &region_goal, settings, schedule, &mut heard)?;
+    let inner =
+        run(&region, &region_goal, settings, schedule, &mut heard).map_err(|e| match e {
+            // The region's bound is not the board's.
+            NearError::Interrupted { nodes, .. } => {
+                NearError::Interrupted { nodes, lower_bound: bound }
+            }
+            e => e,
+        })?;
     let mut moves = peel.0;
     moves.extend_from_slice(&inner.moves.0);
     if !replays(board, goal, &moves) {
@@ -1618,7 +1629,10 @@ mod tests {
         few.max_nodes = Some(100);
         assert!(matches!(
             solve(&board, &goal, &few),
-            Err(NearError::Interrupted { nodes }) if nodes > 0
+            Err(NearError::Interrupted { nodes, lower_bound })
+                if nodes > 0 && lower_bound >= u64::from(
+                    heuristic::Evaluator::new(&goal).value(board.tiles())
+                )
         ));
         let mut tiny = settings(60);
         tiny.max_memory = Some(1000);
