@@ -39,11 +39,12 @@ const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 /// the near-optimal engine ([`crate::engine::near`]).
 pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 
-/// The largest boards (16x16) `auto` gives the near-optimal engine, which takes up to
-/// 64x64 ([`crate::engine::near::MAX_CELLS`]); beyond, the reduction solver, in half a
-/// second where the engine needs several (on 32x32, `scramble --seed 19`, first board:
-/// 36,365 moves with a timeout of 5 s, 35,933 with 8 s, against 51,447 from the reduction
-/// solver and its beams), unless the caller gives the time (`improve`): then `auto` takes
+/// The largest boards (16x16) `auto` gives the near-optimal engine's plain solve, which takes
+/// up to 64x64 ([`crate::engine::near::MAX_CELLS`]) and takes 26 s there; beyond, up to
+/// 48x48, a short one of a second or a few ([`AUTO_NEAR_QUICK_SIDE`]; on 32x32, `scramble
+/// --seed 19`, first board: 38,483 moves in 1 s, 36,365 with a timeout of 5 s, 35,933 with
+/// 8 s, against 51,447 from the reduction solver and its beams), and beyond 48x48 the
+/// reduction solver, unless the caller gives the time (`improve`): then `auto` takes
 /// the engine's anytime mode up to 64x64 (that board, `--improve 10`: 35,389 moves in 8.4 s
 /// against 50,519 from the reduction solver's anytime mode; on 48x48 and 64x64 see
 /// [`crate::engine::near::MAX_CELLS`]: the time it needs there grows with the board). On
@@ -57,26 +58,35 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 pub const AUTO_NEAR_MAX_CELLS: usize = 256;
 
 /// Boards of more than 256 cells (`AUTO_NEAR_MAX_CELLS`) with both sides at most this long
-/// (17x17 to 32x32, and shapes such as 32x9) get the near-optimal engine from `auto` for a
-/// short time ([`auto_near_quick_budget`]: half a second to a second), then the reduction
-/// solver, the shorter answer kept. In that time the engine's one beam, which keeps to it,
-/// reaches the goal. Mean lengths on seeded boards (`scramble --count 3 --seed 19`, six of
-/// 20x20, 24x24 and 32x32), `--algorithm near` within the budget against `auto` before
-/// (the reduction solver and its two beams): 17x17 5,264 against 7,172 (0.73), 20x20 9,085
-/// against 12,339 (0.74), 24x24 15,685 against 21,407 (0.73), 28x28 0.71, 30x30 0.73,
-/// 32x32 38,191 against 51,357 (0.74, in 1 s against 0.4 s), 32x16 0.73, 32x9 0.77. Not
-/// beyond: on 40x40 within 1 s and 48x48 within 2 s the beams were too narrow to get
-/// through (1.03 times the reduction solver's, which it then finished), and strips gained
-/// nothing in a second (64x16 0.99, 128x8 1.05, 256x4 1.07).
-pub const AUTO_NEAR_QUICK_SIDE: usize = 32;
+/// (17x17 to 48x48, and shapes such as 48x8) get the near-optimal engine from `auto` for a
+/// short time ([`auto_near_quick_budget`]: half a second on 20x20, a second on 32x32, 7.6 s
+/// on 48x48), then the reduction solver, the shorter answer kept. In that time the engine's
+/// one beam, which keeps to it, reaches the goal. Mean lengths on seeded boards (`scramble
+/// --count 20 --seed 19` for 20x20, 24x24 and 32x32, `--count 6` for the others), `auto`
+/// against `auto` before (the reduction solver and its two beams): 20x20 9,102.0 against
+/// 12,261.2 (0.74), 24x24 15,711.3 against 21,480.1 (0.73), 32x32 38,562.1 against 51,486.6
+/// (0.75; 1.77 times the Manhattan distance, in 1 s against 0.4 s), 36x36 0.73, 40x40
+/// 73,883.0 against 102,762.3 (0.72, in 3.1 s against 0.8 s), 44x44 0.70, 48x48 125,900.5
+/// against 181,056.2 (0.70, in 7.7 s against 1.4 s), 48x8 0.70; `--algorithm near` within
+/// the budget on other shapes: 32x16 0.73, 32x9 0.77, 40x16 0.72, 48x36 0.72, 48x24 0.74,
+/// 48x12 0.73.
+/// With less time the beams are too narrow to get through, and the reduction
+/// solver finishes them: 32x32 within 0.5 s, 40x40 within 1 s and 48x48 within 2 s came to
+/// 1.04, 1.03 and 1.03 times `auto`'s lengths, and 48x48 within 5 s to 0.84. Not beyond
+/// 48: strips with a longer side gained nothing in a second (64x16 0.99, 128x8 1.05, 256x4
+/// 1.07), and 64x64 needs about 20 s.
+pub const AUTO_NEAR_QUICK_SIDE: usize = 48;
 
 /// The time `auto` gives the near-optimal engine on a board of `cells` cells that
-/// [`AUTO_NEAR_QUICK_SIDE`] lets it take beyond 256 cells: a second for
-/// 1,024 cells (32x32, where half a second was too little: 2.45 times the bound, longer
-/// than the reduction solver's), as much in proportion below, at least half a second.
+/// [`AUTO_NEAR_QUICK_SIDE`] lets it take beyond 256 cells: up to 1,024 cells (32x32) as many
+/// seconds as `cells / 1024`, at least half a second; beyond, that ratio to the power 2.5
+/// (the path grows as the cells to the power 1.5, and the widths that go through with
+/// them): 3.05 s on 40x40, 7.6 s on 48x48 (see [`AUTO_NEAR_QUICK_SIDE`] for what less gave).
 #[must_use]
 pub fn auto_near_quick_budget(cells: usize) -> Duration {
-    Duration::from_secs_f64((cells as f64 / 1024.0).clamp(0.5, 1.0))
+    let ratio = cells as f64 / 1024.0;
+    let seconds = if ratio <= 1.0 { ratio.max(0.5) } else { ratio.powf(2.5) };
+    Duration::from_secs_f64(seconds)
 }
 
 /// The largest boards (4x4) `auto`'s IDA* takes a pattern database from the solver's store
@@ -348,7 +358,7 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   and up to 16,384 (128x128) with a timeout of at least [`AUTO_PEELED_IMPROVE`]: the
 ///   near-optimal engine's anytime mode for 80% of the timeout, then the reduction solver
 ///   with [`AUTO_REDUCTION_BEAMS`] beams up to [`AUTO_REDUCTION_IMPROVE_CELLS`], as above;
-/// - up to 1,024 cells with both sides at most [`AUTO_NEAR_QUICK_SIDE`] (17x17 to 32x32): the
+/// - both sides at most [`AUTO_NEAR_QUICK_SIDE`] (17x17 to 48x48, 48x8, ...): the
 ///   near-optimal engine for [`auto_near_quick_budget`] (at most 80% of the timeout), then
 ///   the reduction solver with [`AUTO_REDUCTION_BEAMS`] beams, the shorter answer kept;
 /// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
@@ -628,8 +638,14 @@ mod tests {
         let steps = plan(size(32, 32), &tight).unwrap().steps;
         let budget = Some(Duration::from_millis(400));
         assert_eq!(steps, [Step::Near { improve: false, budget }, reduce]);
-        // A side beyond 32, or beyond 32x32: the reduction solver and its beams.
-        for (w, h) in [(33, 32), (64, 16), (16, 33), (50, 50)] {
+        for (w, h, low, high) in [(40, 40, 3.0, 3.1), (48, 48, 7.5, 7.7), (48, 8, 0.5, 0.5)] {
+            let steps = plan(size(w, h), &auto).unwrap().steps;
+            let quick = auto_near_quick_budget(w * h).as_secs_f64();
+            assert!((low..=high).contains(&quick), "{w}x{h}: {quick}");
+            assert!(matches!(steps[..], [Step::Near { improve: false, .. }, _]), "{steps:?}");
+        }
+        // A side beyond 48: the reduction solver and its beams.
+        for (w, h) in [(49, 48), (64, 16), (16, 49), (50, 50)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             assert_eq!(steps, [reduce], "{w}x{h}");
         }

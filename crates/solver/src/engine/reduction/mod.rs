@@ -45,8 +45,10 @@
 //! Solutions of [`solve`] are about 2.47 times the Manhattan lower bound
 //! ([`manhattan_lower_bound`]) on random 32x32 boards (2.57 before the route plans), 2.63 on
 //! 100x100 (2.78) and 2.70 on 256x256 (2.86); the anytime mode brings 32x32 to about 2.36 in
-//! one second (2.44 before), and `auto`, which runs its first two beam searches on boards up
-//! to 50x50 without the heavy clean-up, to about 2.36 in 0.49 s (2.45 in 0.39 s). The
+//! one second (2.44 before), and its first two beam searches without the heavy clean-up (what
+//! `auto` runs on boards up to 50x50 with a side over 48, and where the near-optimal engine
+//! did not get through in its short time on the others) to about 2.36 in 0.49 s (2.45 in
+//! 0.39 s). The
 //! crate's `reduction_quality` example measures it
 //! (`cargo run --release -p npuzzle-solver --example reduction_quality -- 1 --auto --sizes 32`:
 //! median and mean of 20 seeded boards, plain, anytime 1 s and `auto`).
