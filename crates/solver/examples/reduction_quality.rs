@@ -5,7 +5,8 @@
 //! Prints, for each size, the median and mean ratio and the median and largest time of the
 //! plain solve, of the anytime mode with each budget given (default: 1 and 10 seconds; `0`
 //! alone: the plain solve only) and, with `--auto`, of the solver's `auto` (what
-//! `npuzzle solve` does: on boards up to 50x50, a given number of beams). The boards are `Scrambler::new(seed)` for seeds `0..count`, as
+//! `npuzzle solve` does: up to 48x48 a short solve of the near-optimal engine first, then
+//! the reduction solver; beyond, up to 50x50, a given number of beams). The boards are `Scrambler::new(seed)` for seeds `0..count`, as
 //! `npuzzle scramble --size NxN --seed SEED` makes them.
 
 use std::time::{Duration, Instant};
