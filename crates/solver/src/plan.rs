@@ -49,7 +49,8 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 /// against 50,519 from the reduction solver's anytime mode; on 48x48 and 64x64 see
 /// [`crate::engine::near::MAX_CELLS`]: the time it needs there grows with the board). On
 /// 13x13 to 16x16 the engine's answers are 27 to 29 % shorter than the reduction solver's,
-/// in 26 to 46 s (medians; README, issue 19's figures: 10 seeded boards of each size). On
+/// in 26 to 46 s (medians; README, issue 19's figures: 10 seeded boards of each size; since
+/// then 15x15 and 16x16 take one beam, in 6.5 and 8.5 s: see the engine's `BIG_CELLS`). On
 /// 11x11 and 12x12 the engine's answers are a fifth to a quarter shorter than the reduction
 /// solver's (with its two beams) within 5 s (`solve --algorithm near --timeout 5` on
 /// `scramble --size 11x11`, `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves

@@ -641,11 +641,19 @@ const BIG_KEEP: f64 = 0.06;
 /// no better (1.774 to 1.796 at 160).
 const BIG_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 20, squares: 2 };
 
-/// Boards of more cells than this (16x16) get one plain beam, forward, with all the plain
+/// Boards of more cells than this (14x14) get one plain beam, forward, with all the plain
 /// beams' time: a narrow beam there went round far from the goal (on 32x32, beams of 64 and
 /// 128 did, half-way, before they were drawn back to the misplaced tiles), and one beam
-/// twice as wide gets within a few knots of it, which `tidy` mends.
-const BIG_CELLS: usize = 256;
+/// twice as wide gets within a few knots of it, which `tidy` mends. It was 256 (16x16);
+/// the one beam against the four beams and their windows, `--algorithm near` (threads 2,
+/// quiet machine; `scramble --count 6 --seed 20`): 16x16 4,489.2 moves in 8.5 s (median)
+/// against 4,497.2 in 18.2 s, within 8 s 4,509.5 against 4,516.2, and on three other boards
+/// (`--count 3 --seed 19`) within 1 s 4,559.7 against 5,158.3, within 2 s 4,416.3 against
+/// 4,566.3, within 8 s 4,401.7 against 4,617.0; 15x15 3,513.2 in 6.5 s against 3,629.8 in
+/// 14.7 s; but 14x14 2,867.8 in 5.3 s against 2,837.5 in 11.4 s, 13x13 2,366.5 in 4.1 s
+/// against 2,381.8 in 9.9 s, and 12x12 (three boards) 1,894.3 in 2.9 s against 1,859.7 in
+/// 6.8 s: from 15x15 the one beam is as short or shorter in half the time.
+const BIG_CELLS: usize = 196;
 
 /// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]). On
 /// DeepCubeA's first six 48-puzzles (`bench puzzle48.txt --algorithm near --threads 2
