@@ -101,8 +101,22 @@ pub const AUTO_DB_CELLS: usize = 16;
 /// after its first answer, even without `improve`: on 32x32 the first answer comes in
 /// about 27 ms and the beams take 4 % off it in about 0.5 s. A number of beams rather than
 /// a time, so that the answer is the same on every machine and under every timeout (which
-/// only cuts them short). Beyond 50x50 they would take more than a second.
+/// only cuts them short). Beyond 50x50 they would take more than a second, and so they do
+/// on strips with a side over 100 (`AUTO_REDUCTION_BEAMS_SIDE`; `scramble --seed 1`, with
+/// them against without: 100x10 0.95 s, 128x8 1.7 s, 16x128 3.2 s and 256x4 7.4 s, for 3
+/// to 5 % fewer moves, where the reduction solver alone takes 0.03 to 0.1 s).
 pub const AUTO_REDUCTION_IMPROVE_CELLS: usize = 2500;
+
+/// The longest side of a board that gets `auto`'s [`AUTO_REDUCTION_BEAMS`] (see
+/// [`AUTO_REDUCTION_IMPROVE_CELLS`]).
+const AUTO_REDUCTION_BEAMS_SIDE: usize = 100;
+
+/// The reduction solver's beams `auto` runs after its first answer on a board of `size`.
+fn reduction_beams(size: Size) -> u64 {
+    let fits = size.cells() <= AUTO_REDUCTION_IMPROVE_CELLS
+        && size.width().max(size.height()) <= AUTO_REDUCTION_BEAMS_SIDE;
+    if fits { AUTO_REDUCTION_BEAMS } else { 0 }
+}
 
 /// With `improve` and a timeout at least this long, `auto` gives the near-optimal engine
 /// boards beyond 64x64 too (up to [`crate::engine::near::MAX_PEELED_CELLS`], 128x128), which
@@ -362,7 +376,7 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 /// - both sides at most [`AUTO_NEAR_QUICK_SIDE`] (17x17 to 48x48, 48x8, ...): the
 ///   near-optimal engine for [`auto_near_quick_budget`] (at most 80% of the timeout), then
 ///   the reduction solver with [`AUTO_REDUCTION_BEAMS`] beams, the shorter answer kept;
-/// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50): the reduction solver and
+/// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50) with no side over 100: the reduction solver and
 ///   [`AUTO_REDUCTION_BEAMS`] beam searches of its anytime mode (with `options.improve`, its
 ///   anytime mode until the timeout);
 /// - anything larger: the reduction solver (with `options.improve`, its anytime mode).
@@ -470,8 +484,7 @@ pub fn plan_for(
             // Beyond 16x16 only when the caller gives the time (`improve`): then the
             // near-optimal engine's answers are far shorter (see `AUTO_NEAR_MAX_CELLS`).
             let budget = options.limits.timeout.map(|t| t.mul_f64(AUTO_ATTEMPT_SHARE));
-            let beams =
-                if cells <= AUTO_REDUCTION_IMPROVE_CELLS { AUTO_REDUCTION_BEAMS } else { 0 };
+            let beams = reduction_beams(size);
             vec![Step::Near { improve: true, budget }, Step::Reduction { improve: false, beams }]
         }
         Algorithm::Auto
@@ -497,8 +510,7 @@ pub fn plan_for(
             ]
         }
         Algorithm::Auto => {
-            let beams =
-                if cells <= AUTO_REDUCTION_IMPROVE_CELLS { AUTO_REDUCTION_BEAMS } else { 0 };
+            let beams = reduction_beams(size);
             vec![Step::Reduction { improve: options.improve, beams }]
         }
         explicit => {
@@ -646,9 +658,14 @@ mod tests {
             assert!(matches!(steps[..], [Step::Near { improve: false, .. }, _]), "{steps:?}");
         }
         // A side beyond 48: the reduction solver and its beams.
-        for (w, h) in [(49, 48), (64, 16), (16, 49), (50, 50)] {
+        for (w, h) in [(49, 48), (64, 16), (16, 49), (50, 50), (100, 10)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             assert_eq!(steps, [reduce], "{w}x{h}");
+        }
+        // Not on strips with a side over 100, where they take seconds.
+        for (w, h) in [(128, 8), (4, 256), (101, 3)] {
+            let steps = plan(size(w, h), &auto).unwrap().steps;
+            assert_eq!(steps, [Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
         }
         let optimal = Options { optimal: true, ..Options::default() };
         assert!(matches!(plan(size(20, 20), &optimal).unwrap().steps[..], [Step::Search { .. }]));
