@@ -189,8 +189,9 @@ pub enum Note {
         /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
         /// mended a knot at a time (before the windows shortened the path).
         mended: bool,
-        /// On a board beyond 64x64, the width and height of the region the reduction solver
-        /// left for the engine (it brought every other tile home first).
+        /// On a board beyond 64x64, or beyond what the engine takes in the time given, the
+        /// width and height of the region the reduction solver left for the engine (it
+        /// brought every other tile home first).
         peeled: Option<(usize, usize)>,
     },
     /// The near-optimal engine, a step of `auto`, stopped at a limit before its first
@@ -305,8 +306,9 @@ impl fmt::Display for Note {
                 if let Some((w, h)) = peeled {
                     write!(
                         f,
-                        "; the board being larger than 64x64, the reduction solver first brought \
-                         home every tile but those of a {w}x{h} region, which the engine solved"
+                        "; the reduction solver first brought home every tile but those of a \
+                         {w}x{h} region (the largest the engine takes in the time given, 64x64 \
+                         at most), which the engine solved"
                     )?;
                 }
                 Ok(())

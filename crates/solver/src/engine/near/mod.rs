@@ -350,7 +350,8 @@ use window::{Ida, Outcome};
 /// the widths that go through did not fit in the default memory limit beyond 40x40.
 /// The beams' time grows with the cells times the distance, about a minute on 64x64:
 /// beyond, the reduction solver peels the board down to this many cells first
-/// ([`MAX_PEELED_CELLS`]).
+/// ([`MAX_PEELED_CELLS`]), and so it does on smaller boards when the time given is too short
+/// for the whole board's beams (`region_for`).
 pub const MAX_CELLS: usize = 4096;
 
 /// The most cells of a board the engine takes at all (128x128): beyond [`MAX_CELLS`], the
@@ -757,8 +758,40 @@ pub fn solve_observed(
         table_probe_nodes: TABLE_PROBE_NODES,
         width: plain_width(board.size().cells()),
     };
+    // Peeled only when that takes off a tenth of the board or more: a line or two off a
+    // board that nearly fits gains nothing (64x64 within 30 s, three seeded boards: 301,136.3
+    // moves with two lines peeled off, 298,499.0 whole).
+    let region = region_for(settings);
+    if board.size() == goal.size()
+        && (region as f64) < 0.9 * board.size().cells() as f64
+        && board.size().cells() <= MAX_PEELED_CELLS
+        && Parity::of(board, goal).solvable()
+    {
+        return peeled(board, goal, settings, schedule, better, region);
+    }
     run(board, goal, settings, schedule, better)
 }
+
+/// The most cells a board may have for the engine to solve it within the time `settings`
+/// leave (beyond, the reduction solver peels it down to a region of that many cells
+/// first): the inverse of [`crate::auto_near_quick_budget`], in which the one beam gets
+/// through, `1024 x seconds^0.4` cells (32x32 in a second, 48x48 in 7.6 s, 64x64 in 32 s),
+/// at least [`PEEL_FLOOR`] and at most [`MAX_CELLS`]. Where the beam had too little time
+/// on the whole board, it went round and the reduction solver finished it; peeled down to
+/// that region first (`--algorithm near --threads 2 --timeout T`, seeded boards, mean
+/// lengths against the whole board's): six 48x48 within 3 s 158,633.2 against 183,866.5
+/// (0.86), three 64x64 within 10 s 386,748.3 against 447,496.3 (0.86), within 20 s
+/// 342,330.3 against 365,369.0 (0.94), three 80x80 within 10 s 831,647.7 against
+/// 870,633.7 (0.96).
+fn region_for(settings: &Settings) -> usize {
+    let left = settings.budget.deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+    let fit = 1024.0 * left.powf(0.4);
+    if fit >= MAX_CELLS as f64 { MAX_CELLS } else { (fit as usize).max(PEEL_FLOOR) }
+}
+
+/// The fewest cells [`region_for`] leaves (32x32): below, the reduction's share of the
+/// answer grows faster than the beam's width.
+const PEEL_FLOOR: usize = 1024;
 
 /// The effort of a solve: the root IDA*'s nodes and the plain beam's width (tests make them
 /// small to reach the beam and the windows on small boards, quickly).
@@ -789,7 +822,7 @@ fn run(
         return Err(NearError::Unsolvable(parity));
     }
     if cells > MAX_CELLS {
-        return peeled(board, goal, settings, schedule, better);
+        return peeled(board, goal, settings, schedule, better, MAX_CELLS);
     }
     let started = Instant::now();
     let meter = Meter::new(settings);
@@ -1302,8 +1335,9 @@ fn run(
     })
 }
 
-/// [`run`] on a board beyond [`MAX_CELLS`] cells: the reduction solver peels lines off it
-/// until a region of at most [`MAX_CELLS`] cells is left, and the engine solves that region
+/// [`run`] on a board beyond [`MAX_CELLS`] cells, or beyond what the time allows
+/// ([`region_for`]): the reduction solver peels lines off it until a region of at most
+/// `cells` cells is left, and the engine solves that region
 /// as a board of its own (`better` hears the whole answer's length); the bound is the
 /// board's own (Manhattan distance plus linear conflicts).
 fn peeled(
@@ -1312,9 +1346,10 @@ fn peeled(
     settings: &Settings,
     schedule: Schedule,
     better: &mut dyn FnMut(usize, u64),
+    cells: usize,
 ) -> Result<Answer, NearError> {
     let bound = u64::from(heuristic::Evaluator::new(goal).value(board.tiles()));
-    let (peel, region, region_goal) = reduction::peel_to(board, goal, MAX_CELLS, &settings.budget)
+    let (peel, region, region_goal) = reduction::peel_to(board, goal, cells, &settings.budget)
         .map_err(|e| match e {
             reduction::ReductionError::Interrupted => {
                 NearError::Interrupted { nodes: 0, lower_bound: bound }
@@ -1581,9 +1616,29 @@ mod tests {
             let bound = heuristic::Evaluator::new(&goal).value(board.tiles());
             assert_eq!(a.lower_bound, u64::from(bound));
             let (rw, rh) = a.peeled.expect("peeled");
-            assert!(rw * rh <= MAX_CELLS && rw * rh > MAX_CELLS / 2, "{rw}x{rh}");
+            // Within 3 s, a region of at most `1024 x 3^0.4` cells (`region_for`).
+            assert!(rw * rh <= 1589 && rw * rh > PEEL_FLOOR / 2, "{rw}x{rh}");
             assert!(rw <= w && rh <= h);
         }
+    }
+
+    /// The region a board is peeled down to grows with the time left, from `PEEL_FLOOR`
+    /// (32x32) to `MAX_CELLS` (64x64): about 48x48 within 7.6 s.
+    #[test]
+    fn the_time_left_sets_the_region() {
+        let region = |secs: f64| {
+            let mut s = settings(0);
+            s.budget = Budget::for_duration(Duration::from_secs_f64(secs));
+            region_for(&s)
+        };
+        assert_eq!(region(0.1), PEEL_FLOOR);
+        assert_eq!(region(1.0), PEEL_FLOOR);
+        assert!((2200..=2310).contains(&region(7.6)), "{}", region(7.6));
+        assert_eq!(region(40.0), MAX_CELLS);
+        assert_eq!(region(1e9), MAX_CELLS);
+        let mut forever = settings(0);
+        forever.budget = Budget::for_duration(Duration::MAX);
+        assert_eq!(region_for(&forever), MAX_CELLS);
     }
 
     #[test]
