@@ -1242,8 +1242,8 @@ const SLOW_4: &str = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
 
 #[test]
 fn a_timeout_only_limits_and_improving_is_asked_for_separately() {
-    // With a side beyond 48, `auto` answers with the reduction solver.
-    let big = npuzzle(&["scramble", "-s", "49x16", "--seed", "4"]).stdout;
+    // With a side beyond 64, `auto` answers with the reduction solver.
+    let big = npuzzle(&["scramble", "-s", "65x16", "--seed", "4"]).stdout;
     let run = npuzzle(&["solve", "--timeout", "30", "-f", "json", big.trim()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let r = &run.json_lines()[0];
@@ -1336,7 +1336,7 @@ fn auto_answers_5x5_with_the_near_optimal_engine_and_its_lower_bound() {
 }
 
 #[test]
-fn auto_gives_boards_up_to_48x48_a_short_near_optimal_solve() {
+fn auto_gives_boards_up_to_64x64_a_short_near_optimal_solve() {
     // 24x24 and 32x9: the near-optimal engine for about half a second (a second on 32x32),
     // then the reduction solver, the shorter answer kept: never longer than the reduction
     // solver's own, and never the engine's long plain solve.

@@ -59,7 +59,7 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 pub const AUTO_NEAR_MAX_CELLS: usize = 256;
 
 /// Boards of more than 256 cells (`AUTO_NEAR_MAX_CELLS`) with both sides at most this long
-/// (17x17 to 48x48, and shapes such as 48x8) get the near-optimal engine from `auto` for a
+/// (17x17 to 64x64, and shapes such as 48x8) get the near-optimal engine from `auto` for a
 /// short time ([`auto_near_quick_budget`]: half a second on 20x20, a second on 32x32, 7.6 s
 /// on 48x48), then the reduction solver, the shorter answer kept. In that time the engine's
 /// one beam, which keeps to it, reaches the goal. Mean lengths on seeded boards (`scramble
@@ -73,20 +73,37 @@ pub const AUTO_NEAR_MAX_CELLS: usize = 256;
 /// 48x12 0.73.
 /// With less time the beams are too narrow to get through, and the reduction
 /// solver finishes them: 32x32 within 0.5 s, 40x40 within 1 s and 48x48 within 2 s came to
-/// 1.04, 1.03 and 1.03 times `auto`'s lengths, and 48x48 within 5 s to 0.84. Not beyond
-/// 48: strips with a longer side gained nothing in a second (64x16 0.99, 128x8 1.05, 256x4
-/// 1.07), and 64x64 needs about 20 s.
-pub const AUTO_NEAR_QUICK_SIDE: usize = 48;
+/// 1.04, 1.03 and 1.03 times `auto`'s lengths, and 48x48 within 5 s to 0.84 (before the
+/// engine peeled boards down to what the time allows). Strips need more time than their
+/// cells say (see [`auto_near_quick_budget`]); beyond 64 cells a side, within a second,
+/// 128x8 1.05 and 256x4 1.07. From 49 to 64 cells a side the engine gets at most 48x48's 7.6 s, and peels the
+/// board down to about a 48x48 region first (the reduction solver brings the other tiles
+/// home; see the engine's `region_for`): three seeded boards each, `--algorithm near
+/// --timeout 7.6` against `auto` before, 56x56 241,305.3 against 295,772.0 (0.82), 64x64
+/// 399,043.0 against 446,569.0 (0.89), 64x32 (not peeled) 110,814.3 against 163,530.3
+/// (0.68).
+pub const AUTO_NEAR_QUICK_SIDE: usize = 64;
 
-/// The time `auto` gives the near-optimal engine on a board of `cells` cells that
-/// [`AUTO_NEAR_QUICK_SIDE`] lets it take beyond 256 cells: up to 1,024 cells (32x32) as many
-/// seconds as `cells / 1024`, at least half a second; beyond, that ratio to the power 2.5
+/// The longest [`auto_near_quick_budget`]: 48x48's.
+const AUTO_NEAR_QUICK_MAX: f64 = 7.6;
+
+/// The time `auto` gives the near-optimal engine on a board of `size` that
+/// [`AUTO_NEAR_QUICK_SIDE`] lets it take beyond 256 cells, counting the cells of a square of
+/// its mean side (`((w + h) / 2)^2`: a strip's tiles go farther than a square's of as many
+/// cells; three seeded boards each, 64x16 within 1 s 0.99 of `auto`'s lengths before and
+/// within 3.05 s 0.67, 64x8 within 0.5 s 0.99 and within 1.8 s 0.67): up to 1,024 such
+/// cells (32x32) as many seconds as `cells / 1024`, at least half a second; beyond, that
+/// ratio to the power 2.5
 /// (the path grows as the cells to the power 1.5, and the widths that go through with
-/// them): 3.05 s on 40x40, 7.6 s on 48x48 (see [`AUTO_NEAR_QUICK_SIDE`] for what less gave).
+/// them): 3.05 s on 40x40, 7.6 s on 48x48 (see [`AUTO_NEAR_QUICK_SIDE`] for what less gave),
+/// and no more beyond.
 #[must_use]
-pub fn auto_near_quick_budget(cells: usize) -> Duration {
-    let ratio = cells as f64 / 1024.0;
+pub fn auto_near_quick_budget(size: Size) -> Duration {
+    // A square of the board's mean side: strips need longer than their cells say.
+    let side = (size.width() + size.height()) as f64 / 2.0;
+    let ratio = side * side / 1024.0;
     let seconds = if ratio <= 1.0 { ratio.max(0.5) } else { ratio.powf(2.5) };
+    let seconds = seconds.min(AUTO_NEAR_QUICK_MAX);
     Duration::from_secs_f64(seconds)
 }
 
@@ -373,7 +390,7 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   and up to 16,384 (128x128) with a timeout of at least [`AUTO_PEELED_IMPROVE`]: the
 ///   near-optimal engine's anytime mode for 80% of the timeout, then the reduction solver
 ///   with [`AUTO_REDUCTION_BEAMS`] beams up to [`AUTO_REDUCTION_IMPROVE_CELLS`], as above;
-/// - both sides at most [`AUTO_NEAR_QUICK_SIDE`] (17x17 to 48x48, 48x8, ...): the
+/// - both sides at most [`AUTO_NEAR_QUICK_SIDE`] (17x17 to 64x64, 48x8, ...): the
 ///   near-optimal engine for [`auto_near_quick_budget`] (at most 80% of the timeout), then
 ///   the reduction solver with [`AUTO_REDUCTION_BEAMS`] beams, the shorter answer kept;
 /// - up to [`AUTO_REDUCTION_IMPROVE_CELLS`] (50x50) with no side over 100: the reduction solver and
@@ -494,12 +511,12 @@ pub fn plan_for(
         {
             // A short plain solve (see `AUTO_NEAR_QUICK_SIDE`), then the reduction solver
             // as before, which answers when the engine's beam did not get through in time.
-            let quick = auto_near_quick_budget(cells);
+            let quick = auto_near_quick_budget(size);
             let budget =
                 options.limits.timeout.map_or(quick, |t| quick.min(t.mul_f64(AUTO_ATTEMPT_SHARE)));
             vec![
                 Step::Near { improve: false, budget: Some(budget) },
-                Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS },
+                Step::Reduction { improve: false, beams: reduction_beams(size) },
             ]
         }
         Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
@@ -629,12 +646,12 @@ mod tests {
             let then = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
             assert_eq!(steps, [near, then], "{w}x{h}");
         }
-        // Up to 32x32, a short plain solve of the near-optimal engine first.
+        // Up to 64x64, a short plain solve of the near-optimal engine first.
         let reduce = Step::Reduction { improve: false, beams: AUTO_REDUCTION_BEAMS };
-        for (w, h, millis) in [(17, 16, 500), (20, 20, 500), (24, 32, 750), (32, 32, 1000)] {
+        for (w, h, millis) in [(17, 16, 500), (20, 20, 500), (32, 32, 1000)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             let quick = Duration::from_millis(millis);
-            assert_eq!(auto_near_quick_budget(w * h), quick);
+            assert_eq!(auto_near_quick_budget(size(w, h)), quick);
             let near = Step::Near { improve: false, budget: Some(quick) };
             assert_eq!(steps, [near, reduce], "{w}x{h}");
         }
@@ -651,14 +668,25 @@ mod tests {
         let steps = plan(size(32, 32), &tight).unwrap().steps;
         let budget = Some(Duration::from_millis(400));
         assert_eq!(steps, [Step::Near { improve: false, budget }, reduce]);
-        for (w, h, low, high) in [(40, 40, 3.0, 3.1), (48, 48, 7.5, 7.7), (48, 8, 0.5, 0.5)] {
+        // As long as a square of the mean side; at most 48x48's.
+        for (w, h, low, high) in [
+            (40, 40, 3.0, 3.1),
+            (48, 48, 7.5, 7.7),
+            (48, 8, 0.76, 0.77),
+            (64, 16, 3.0, 3.1),
+            (64, 64, 7.6, 7.6),
+            (64, 40, 7.6, 7.6),
+        ] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
-            let quick = auto_near_quick_budget(w * h).as_secs_f64();
+            let quick = auto_near_quick_budget(size(w, h)).as_secs_f64();
             assert!((low..=high).contains(&quick), "{w}x{h}: {quick}");
             assert!(matches!(steps[..], [Step::Near { improve: false, .. }, _]), "{steps:?}");
         }
-        // A side beyond 48: the reduction solver and its beams.
-        for (w, h) in [(49, 48), (64, 16), (16, 49), (50, 50), (100, 10)] {
+        // Beyond 2,500 cells without the reduction solver's beams.
+        let steps = plan(size(64, 64), &auto).unwrap().steps;
+        assert_eq!(steps[1], Step::Reduction { improve: false, beams: 0 });
+        // A side beyond 64: the reduction solver and its beams.
+        for (w, h) in [(65, 16), (16, 65), (100, 10)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             assert_eq!(steps, [reduce], "{w}x{h}");
         }
@@ -697,7 +725,7 @@ mod tests {
         }
         let steps = plan(size(129, 128), &within(60)).unwrap().steps;
         assert_eq!(steps, [Step::Reduction { improve: true, beams: 0 }]);
-        for (w, h) in [(51, 50), (100, 100)] {
+        for (w, h) in [(65, 50), (100, 100)] {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             assert_eq!(steps, [Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
         }
