@@ -498,8 +498,8 @@ pub fn plan_for(
                     || (cells <= crate::engine::near::MAX_PEELED_CELLS
                         && options.limits.timeout.is_some_and(|t| t >= AUTO_PEELED_IMPROVE))) =>
         {
-            // Beyond 16x16 only when the caller gives the time (`improve`): then the
-            // near-optimal engine's answers are far shorter (see `AUTO_NEAR_MAX_CELLS`).
+            // Beyond 16x16, the engine's anytime mode when the caller gives the time
+            // (`improve`); without it, a short plain solve up to 64x64 (the arm below).
             let budget = options.limits.timeout.map(|t| t.mul_f64(AUTO_ATTEMPT_SHARE));
             let beams = reduction_beams(size);
             vec![Step::Near { improve: true, budget }, Step::Reduction { improve: false, beams }]
