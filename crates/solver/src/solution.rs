@@ -326,11 +326,15 @@ impl fmt::Display for Note {
                         "the near-optimal engine found no answer within the node limit ({})",
                         thousands(*n)
                     )?,
-                    Limit::Time(t) => write!(
-                        f,
-                        "the near-optimal engine found no answer within {:.1} s",
-                        t.as_secs_f64()
-                    )?,
+                    // Hundredths below a second: a tight timeout's share (0.04 s) is no "0.0".
+                    Limit::Time(t) => {
+                        let secs = t.as_secs_f64();
+                        let digits = if secs < 1.0 { 2 } else { 1 };
+                        write!(
+                            f,
+                            "the near-optimal engine found no answer within {secs:.digits$} s"
+                        )?;
+                    }
                     Limit::Cancelled => f.write_str("the near-optimal engine was stopped")?,
                 }
                 f.write_str(", so auto answered with the reduction solver")
@@ -525,6 +529,8 @@ mod tests {
              answered with the reduction solver; the reduction solver placed rows and columns \
              (Manhattan lower bound 655)"
         );
+        s.notes = vec![Note::NearGaveUp { limit: Limit::Time(Duration::from_millis(40)) }];
+        assert!(s.note().unwrap().contains("no answer within 0.04 s,"), "{:?}", s.note());
         s.notes = vec![
             Note::WeightedAStar { weight: 2.0 },
             Note::Improved { from: 90, to: 80, attempts: 3 },
