@@ -141,8 +141,14 @@ fn reduction_beams(size: Size) -> u64 {
 /// `--improve 30` gives 2.24 times the Manhattan distance (in 24 s) against 2.55 from the
 /// reduction solver's anytime mode, and within 60 s the engine 2.19 against 2.54. With less
 /// time the region's beams are too narrow to go through (on 64x64
-/// they need about 20 s), and the reduction solver's anytime mode keeps the time.
-pub const AUTO_PEELED_IMPROVE: Duration = Duration::from_secs(30);
+/// they need about 20 s), and the reduction solver's anytime mode keeps the time. It was 30
+/// s; since the engine peels a board down to the region the time allows (the engine's
+/// `region_for`), 10 s: `--algorithm near --improve 8` (what `auto --improve 10` gives it)
+/// against `auto --improve 10` before, 80x80 (three seeded boards) 840,328.3 against
+/// 868,809.7 (0.97), 100x100 (two) 1,695,349.0 against 1,717,182.0 (0.99), 128x128 (two)
+/// 3,657,415.5 against 3,654,148.5 (even); 80x80 `--improve 4` against 5, 858,994.3
+/// against 870,963.7 (0.99).
+pub const AUTO_PEELED_IMPROVE: Duration = Duration::from_secs(10);
 
 /// How many beam searches `auto` runs on boards up to [`AUTO_REDUCTION_IMPROVE_CELLS`].
 pub const AUTO_REDUCTION_BEAMS: u64 = 2;
@@ -717,10 +723,10 @@ mod tests {
             ..improve.clone()
         };
         for (w, h) in [(65, 64), (128, 128)] {
-            let steps = plan(size(w, h), &within(29)).unwrap().steps;
+            let steps = plan(size(w, h), &within(9)).unwrap().steps;
             assert_eq!(steps, [Step::Reduction { improve: true, beams: 0 }], "{w}x{h}");
-            let steps = plan(size(w, h), &within(30)).unwrap().steps;
-            let near = Step::Near { improve: true, budget: Some(Duration::from_secs(24)) };
+            let steps = plan(size(w, h), &within(10)).unwrap().steps;
+            let near = Step::Near { improve: true, budget: Some(Duration::from_secs(8)) };
             assert_eq!(steps, [near, Step::Reduction { improve: false, beams: 0 }], "{w}x{h}");
         }
         let steps = plan(size(129, 128), &within(60)).unwrap().steps;
