@@ -603,7 +603,7 @@ const PLAIN_SHARE: f64 = 0.3;
 /// allows), a second ranking in both directions: on DeepCubeA's first three 7x7 boards, with
 /// beams of 10,000, the best of `4 md + 5 lc + squares` both ways was 298, 285, 317 moves,
 /// and 298, 277, 315 with `6 md + 5 lc + squares` both ways too (`3 md` added nothing more).
-fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
+fn plain_beams(cells: usize, one: bool) -> &'static [(bool, beam::Weights)] {
     const TWO: [(bool, beam::Weights); 2] =
         [(false, beam::Weights::BEST), (true, beam::Weights::BEST)];
     const FOUR: [(bool, beam::Weights); 4] = [
@@ -614,9 +614,9 @@ fn plain_beams(cells: usize) -> &'static [(bool, beam::Weights)] {
     ];
     const ONE: [(bool, beam::Weights); 1] = [(false, BIG_WEIGHTS)];
     match cells {
+        _ if one => &ONE,
         0..=42 => &TWO,
-        43..=BIG_CELLS => &FOUR,
-        _ => &ONE,
+        _ => &FOUR,
     }
 }
 
@@ -655,6 +655,26 @@ const BIG_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 20, squares: 2 };
 /// against 2,381.8 in 9.9 s, and 12x12 (three boards) 1,894.3 in 2.9 s against 1,859.7 in
 /// 6.8 s: from 15x15 the one beam is as short or shorter in half the time.
 const BIG_CELLS: usize = 196;
+
+/// Boards of more cells than this (10x10) get the one beam of boards beyond [`BIG_CELLS`]
+/// too when less than [`ONE_BEAM_SECONDS`] are left at the start: the four beams then
+/// each have too little time to go through. Three seeded boards of each size (`scramble
+/// --count 3 --seed 19`, `--algorithm near --timeout T`), one beam against four: within
+/// 1 s 11x11 1,306.3 against 1,426.3, 12x12 1,943.7 against 2,663.0, 13x13 2,320.7 against
+/// 2,796.7, 14x14 2,996.3 against 3,413.7; within 2 s 12x12 1,926.3 against 1,978.3; within
+/// 3 s 11x11 1,359.7 against 1,410.3, 13x13 2,308.7 against 2,342.7, but 14x14 2,941.7
+/// against 2,895.0, and with the plain solve's time 12x12 1,894.3 against 1,859.7.
+const ONE_BEAM_CELLS: usize = 100;
+
+/// See [`ONE_BEAM_CELLS`].
+const ONE_BEAM_SECONDS: f64 = 2.5;
+
+/// Whether a board of `cells` cells gets one plain beam within `settings` (see
+/// [`BIG_CELLS`] and [`ONE_BEAM_CELLS`]).
+fn one_beam(cells: usize, settings: &Settings) -> bool {
+    let left = settings.budget.deadline.saturating_duration_since(Instant::now());
+    cells > BIG_CELLS || (cells > ONE_BEAM_CELLS && left.as_secs_f64() < ONE_BEAM_SECONDS)
+}
 
 /// The windows the plain solve re-searches with narrower beams ([`window::rebeam`]). On
 /// DeepCubeA's first six 48-puzzles (`bench puzzle48.txt --algorithm near --threads 2
@@ -754,7 +774,11 @@ pub fn solve_observed(
     better: &mut dyn FnMut(usize, u64),
 ) -> Result<Answer, NearError> {
     let schedule = Schedule {
-        probe_nodes: if board.size().cells() > BIG_CELLS { BIG_PROBE_NODES } else { PROBE_NODES },
+        probe_nodes: if one_beam(board.size().cells(), settings) {
+            BIG_PROBE_NODES
+        } else {
+            PROBE_NODES
+        },
         table_probe_nodes: TABLE_PROBE_NODES,
         width: plain_width(board.size().cells()),
     };
@@ -825,6 +849,8 @@ fn run(
         return peeled(board, goal, settings, schedule, better, MAX_CELLS);
     }
     let started = Instant::now();
+    // One plain beam (the big boards' way), or two or four and their windows.
+    let big = one_beam(cells, settings);
     let meter = Meter::new(settings);
     let interrupted = || meter.stop();
     let next = heuristic::Neighbours::new(board.width(), board.height());
@@ -1062,8 +1088,7 @@ fn run(
     // (in hundredths of a second): drawn to the misplaced tiles (`beam::PULL_AFTER`), a
     // narrow beam there no longer stalls half-way but goes on to the goal, which took most
     // of a second's solve on 32x32.
-    let first_depth =
-        if cells > BIG_CELLS { (lower_bound as usize / 16).max(64) } else { max_depth };
+    let first_depth = if big { (lower_bound as usize / 16).max(64) } else { max_depth };
     if let Some(mut moves) =
         search(false, first_depth, FIRST_WIDTH, seed, beam::Weights::BEST, None)
     {
@@ -1076,7 +1101,7 @@ fn run(
         }
     }
     seed += 1;
-    let per_node = if cells > BIG_CELLS {
+    let per_node = if big {
         // The beam's own pace (the root IDA*'s nodes and the finish are most of the rest).
         let (seconds, children) = pace.get();
         seconds / children.max(1) as f64
@@ -1090,7 +1115,7 @@ fn run(
     // ones: 1.3 times, on 32x32 (first ten seeded boards, `--timeout 1`: 47,785.6 moves at
     // 1.3, 49,148.2 at 1.0; at 2.0 the width came out below the first beam's); the beam
     // then widens or narrows to its pace (`beam::reach_by`).
-    let nodes_per_width = if cells > BIG_CELLS {
+    let nodes_per_width = if big {
         2.5 * 1.75 * 1.3 * lower_bound.max(1) as f64
     } else {
         2.5 * 1.3 * lower_bound.max(1) as f64 / threads as f64
@@ -1100,7 +1125,7 @@ fn run(
     let left = settings.budget.deadline.saturating_duration_since(Instant::now()).as_secs_f64();
     // Beyond `BIG_CELLS`, all but `BIG_KEEP` of it: what comes after the beam there (`tidy`,
     // then windows over the whole path) gains less than the beam's time would.
-    let keep = if cells > BIG_CELLS { (0.05 * left).max(BIG_KEEP) } else { 0.1 * left };
+    let keep = if big { (0.05 * left).max(BIG_KEEP) } else { 0.1 * left };
     let seconds = plain_seconds(cells).min((left - keep).max(0.5 * left));
     // With less than half the usual time (a tight timeout: the game's hint) beyond 12x12,
     // one beam, forward, with all the beams' time, which keeps to it: four beams of a
@@ -1109,7 +1134,7 @@ fn run(
     // Up to 12x12 the four narrow beams do reach it, and do better than one (10 seeded
     // 12x12 boards, `--timeout 10`: 1,913.2 moves against 1,998.6).
     let short = cells > beam::DIVERSE_CELLS && seconds < 0.5 * plain_seconds(cells);
-    let beams = if short { &plain_beams(cells)[..1] } else { plain_beams(cells) };
+    let beams = if short { &plain_beams(cells, big)[..1] } else { plain_beams(cells, big) };
     let share = PLAIN_SHARE * 2.0 / beams.len() as f64;
     let in_time = share * seconds / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
@@ -1149,7 +1174,7 @@ fn run(
     }
     // Beyond `BIG_CELLS` the plain beam runs however narrow: it widens when its pace allows
     // (`beam::reach_by`), and the first beam went a sixteenth of the way.
-    if width > FIRST_WIDTH || cells > BIG_CELLS {
+    if width > FIRST_WIDTH || big {
         for &(back, weights) in beams {
             if table_beam.is_some() && !back {
                 continue;
@@ -1161,7 +1186,7 @@ fn run(
             // (`beam::reach_by`).
             // It may widen to twice its width, as far as the memory allows.
             let wide = if fits(width.saturating_mul(2)) { width * 2 } else { width };
-            let finish_by = (cells > BIG_CELLS || short).then_some((plain_end, wide));
+            let finish_by = (big || short).then_some((plain_end, wide));
             let found = search(back, max_depth, width, seed, weights, finish_by);
             if let Some(mut moves) = found {
                 attempts += 1;
