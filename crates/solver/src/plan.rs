@@ -54,8 +54,10 @@ pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 /// 11x11 and 12x12 the engine's answers are a fifth to a quarter shorter than the reduction
 /// solver's (with its two beams) within 5 s (`solve --algorithm near --timeout 5` on
 /// `scramble --size 11x11`, `12x12`, `12x11`, `9x16`, seeds 1 and 2: 1,437 to 2,127 moves
-/// against 1,879 to 2,828); with a second or two it can be longer (2,762 against 2,498 on
-/// 12x12, seed 1), and then `auto` answers with the reduction solver's.
+/// against 1,879 to 2,828); with a second or two it could be longer (2,762 against 2,498 on
+/// 12x12, seed 1), and then `auto` answers with the reduction solver's (since the engine
+/// runs one beam there when less than 2.5 s are left, 12x12 within 1 s: 1,846 to 2,058
+/// moves, seeds 1 to 3).
 pub const AUTO_NEAR_MAX_CELLS: usize = 256;
 
 /// Boards of more than 256 cells (`AUTO_NEAR_MAX_CELLS`) with both sides at most this long
