@@ -40,14 +40,14 @@ const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
 pub const AUTO_NEAR_MIN_CELLS: usize = 25;
 
 /// The largest boards (16x16) `auto` gives the near-optimal engine's plain solve, which takes
-/// up to 64x64 ([`crate::engine::near::MAX_CELLS`]) and takes 26 s there; beyond, up to
-/// 48x48, a short one of a second or a few ([`AUTO_NEAR_QUICK_SIDE`]; on 32x32, `scramble
-/// --seed 19`, first board: 38,483 moves in 1 s, 36,365 with a timeout of 5 s, 35,933 with
-/// 8 s, against 51,447 from the reduction solver and its beams), and beyond 48x48 the
-/// reduction solver, unless the caller gives the time (`improve`): then `auto` takes
-/// the engine's anytime mode up to 64x64 (that board, `--improve 10`: 35,389 moves in 8.4 s
-/// against 50,519 from the reduction solver's anytime mode; on 48x48 and 64x64 see
-/// [`crate::engine::near::MAX_CELLS`]: the time it needs there grows with the board). On
+/// up to 64x64 ([`crate::engine::near::MAX_CELLS`]) and plans 26 s up to 48x48, 50 s beyond;
+/// beyond 16x16, up to 64 cells a side, a short one of a second or a few
+/// ([`AUTO_NEAR_QUICK_SIDE`], [`auto_near_quick_budget`]; on 32x32, `scramble --seed 19`,
+/// first board: 38,483 moves in 1 s, 36,365 with a timeout of 5 s, 35,933 with 8 s, against
+/// 51,447 from the reduction solver and its beams), and beyond the reduction solver, unless
+/// the caller gives the time (`improve`): then `auto` takes the engine's anytime mode up to
+/// 64x64 (32x32, `--improve 10`: 35,389 moves in 8.4 s against 50,519 from the reduction
+/// solver's anytime mode), and from 10 s up to 128x128 ([`AUTO_PEELED_IMPROVE`]). On
 /// 13x13 to 16x16 the engine's answers are 27 to 29 % shorter than the reduction solver's,
 /// in 26 to 46 s (medians; README, issue 19's figures: 10 seeded boards of each size; since
 /// then 15x15 and 16x16 take one beam, in 6.5 and 8.5 s: see the engine's `BIG_CELLS`). On

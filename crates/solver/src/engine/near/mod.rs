@@ -629,6 +629,18 @@ fn plain_beams(cells: usize, one: bool) -> &'static [(bool, beam::Weights)] {
 /// 35,228.5, even.
 const BIG_KEEP: f64 = 0.06;
 
+/// The share of the plain solve's seconds that the windows over the one plain beam's path
+/// have beyond [`BIG_CELLS`] when the beam ends at or after the plan's end (they have until
+/// that end when it ends sooner). Their passes grow dearer as the windows widen while their
+/// savings do not: on a 48x48 (`scramble --size 48x48 --seed 3`, `--algorithm near`, 26 s
+/// planned), after a beam of 26.3 s, windows of 10, 16 and 24 moves saved 220 moves in
+/// 1.8 s, of 32 moves 288 in 5.5 s and of 40 moves 250 in 21.3 s (0.2 % of a path of
+/// 116,000 moves), and the solve took 55 s; on a 32x32 the last two passes took 7.5 s
+/// for 202 moves after a beam of 26.5 s; on a 64x64 (planned 50 s) they ran into the
+/// default 60 s limit. Twice the beam's time gives far more (64x64: 342,330 moves in 20 s
+/// against 386,748 in 10 s).
+const BIG_WINDOWS: f64 = 0.1;
+
 /// The ranking of the one plain beam beyond [`BIG_CELLS`]: the linear conflicts and the
 /// squared distances weigh four and two times as much as in [`beam::Weights::BEST`]. Beams
 /// on twelve seeded boards (`Scrambler::new(100..112)`, the path to the beam's best
@@ -973,13 +985,15 @@ fn run(
     };
     // Whether the best answer comes from a beam another method finished, and which.
     let mut from_finished = Finish::None;
-    let improve = |moves: &mut Vec<Move>, windows: &[usize], scale: u64| {
+    // Windows over a path, smallest first, each pass stopping between windows at `until`.
+    let improve = |moves: &mut Vec<Move>, windows: &[usize], scale: u64, until: Option<Instant>| {
         window::drop_loops(board, moves);
         for &w in windows {
-            if interrupted() {
+            if interrupted() || until.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
-            window::pass(board, moves, w, window_cap(w).saturating_mul(scale), &meter);
+            let cap = window_cap(w).saturating_mul(scale);
+            window::pass(board, moves, w, cap, &meter, until);
         }
     };
 
@@ -1070,7 +1084,7 @@ fn run(
                     let mut end = path.split_off(k);
                     window::drop_loops(&junction, &mut end);
                     for w in TAIL_WINDOWS {
-                        window::pass(&junction, &mut end, w, window_cap(w), &meter);
+                        window::pass(&junction, &mut end, w, window_cap(w), &meter, None);
                     }
                     path.extend_from_slice(&end);
                 }
@@ -1095,7 +1109,7 @@ fn run(
         attempts += 1;
         widest = FIRST_WIDTH;
         first_length = moves.len();
-        improve(&mut moves, &[], 1);
+        improve(&mut moves, &[], 1, None);
         if offer(moves, &mut best, lower_bound) {
             from_finished = finished.get();
         }
@@ -1152,7 +1166,7 @@ fn run(
         let per_width = started.elapsed().as_secs_f64() / calibrate as f64;
         if let Some(mut moves) = first {
             attempts += 1;
-            improve(&mut moves, &PLAIN_WINDOWS, 1);
+            improve(&mut moves, &PLAIN_WINDOWS, 1, None);
             if offer(moves, &mut best, lower_bound) {
                 from_finished = Finish::None;
             }
@@ -1163,7 +1177,7 @@ fn run(
             if let Some(mut moves) = table_search(twidth, seed, TABLE_WEIGHTS) {
                 attempts += 1;
                 widest = widest.max(twidth);
-                improve(&mut moves, &PLAIN_WINDOWS, 1);
+                improve(&mut moves, &PLAIN_WINDOWS, 1, None);
                 if offer(moves, &mut best, lower_bound) {
                     from_finished = Finish::None;
                 }
@@ -1194,7 +1208,12 @@ fn run(
                 if first_length == 0 {
                     first_length = moves.len();
                 }
-                improve(&mut moves, &PLAIN_WINDOWS, 1);
+                // Beyond `BIG_CELLS` the windows keep to the plan too (`BIG_WINDOWS`).
+                let until = big.then(|| {
+                    let share = Duration::from_secs_f64(BIG_WINDOWS * seconds);
+                    plain_end.max(Instant::now() + share)
+                });
+                improve(&mut moves, &PLAIN_WINDOWS, 1, until);
                 if offer(moves, &mut best, lower_bound) {
                     from_finished = finished.get();
                 }
@@ -1306,7 +1325,7 @@ fn run(
             // Longer windows, with more nodes, over the best path so far.
             scale = (scale * 2).min(64);
             if let Some(mut moves) = best.clone() {
-                improve(&mut moves, &ANYTIME_WINDOWS, scale);
+                improve(&mut moves, &ANYTIME_WINDOWS, scale, None);
                 let narrower = (width / 4).clamp(FIRST_WIDTH, 4 * REBEAM_WIDTH);
                 for w in REBEAM_WINDOWS {
                     window::rebeam(board, &mut moves, w, narrower, threads, &meter, None);
@@ -1333,7 +1352,7 @@ fn run(
             if let Some(mut moves) = path {
                 attempts += 1;
                 widest = widest.max(width);
-                improve(&mut moves, &PLAIN_WINDOWS, 1);
+                improve(&mut moves, &PLAIN_WINDOWS, 1, None);
                 if offer(moves, &mut best, lower_bound) {
                     from_finished = fin;
                 }
@@ -1751,7 +1770,7 @@ mod tables_beam {
     pub(super) fn shorten(board: &Board, moves: &mut Vec<Move>, meter: &Meter) {
         window::drop_loops(board, moves);
         for w in PLAIN_WINDOWS {
-            window::pass(board, moves, w, window_cap(w), meter);
+            window::pass(board, moves, w, window_cap(w), meter, None);
         }
     }
 

@@ -387,7 +387,7 @@ fn solve_box(sub: &Board, sub_goal: &Board, meter: &Meter) -> Option<Vec<Move>> 
     let mut path = reduction::solve(sub, sub_goal).ok()?.0;
     window::drop_loops(sub, &mut path);
     for w in BOX_WINDOWS {
-        window::pass(sub, &mut path, w, super::window_cap(w), meter);
+        window::pass(sub, &mut path, w, super::window_cap(w), meter, None);
     }
     Some(path)
 }

@@ -208,20 +208,21 @@ fn slide(
 
 /// One pass of windows of `window` moves over `moves` (a path from `start`), each searched
 /// with at most `cap` nodes. Returns how many moves it saved; stops early (with a valid
-/// path) when `meter` says so.
+/// path) when `meter` says so, or between windows at `until`.
 pub(crate) fn pass(
     start: &Board,
     moves: &mut Vec<Move>,
     window: usize,
     cap: u64,
     meter: &Meter,
+    until: Option<std::time::Instant>,
 ) -> usize {
     let next = Neighbours::new(start.width(), start.height());
     slide(
         start,
         moves,
         window,
-        || meter.stop(),
+        || meter.stop() || until.is_some_and(|t| std::time::Instant::now() >= t),
         |at, end, len| match Ida::new(at, end, &next).run(len as u32, cap, meter) {
             Outcome::Found(better) => Some(better),
             _ => None,
@@ -357,6 +358,7 @@ mod tests {
     #[test]
     fn windows_and_loops_keep_the_path_valid_and_never_longer() {
         let goal = Goal::BlankLast.board(Size::new(5, 5).unwrap()).unwrap();
+        let mut saved = 0;
         for seed in 0..4 {
             let mut s = Scrambler::new(seed);
             let board = s.solvable(&goal);
@@ -374,8 +376,13 @@ mod tests {
             .unwrap();
             let first = moves.len();
             drop_loops(&board, &mut moves);
+            // A pass past its `until` changes nothing.
+            let looped = moves.clone();
+            let now = Some(std::time::Instant::now());
+            assert_eq!(pass(&board, &mut moves, 8, 50_000, &Meter::unlimited(), now), 0);
+            assert_eq!(moves, looped);
             for window in [8, 16, 24] {
-                pass(&board, &mut moves, window, 50_000, &Meter::unlimited());
+                saved += pass(&board, &mut moves, window, 50_000, &Meter::unlimited(), None);
             }
             let windowed = moves.len();
             for window in [30, 60] {
@@ -387,5 +394,7 @@ mod tests {
             end.apply_all(&Moves(moves)).unwrap();
             assert_eq!(end, goal);
         }
+        // The windows had something to shorten, so the pass stopped by `until` did stop.
+        assert!(saved > 0);
     }
 }
