@@ -337,7 +337,8 @@ impl fmt::Display for Note {
                     }
                     Limit::Cancelled => f.write_str("the near-optimal engine was stopped")?,
                 }
-                f.write_str(", so auto answered with the reduction solver")
+                // "turned to": the reduction solver may reach the same limit.
+                f.write_str(", so auto turned to the reduction solver")
             }
             Note::NearLonger { length, seconds } => write!(
                 f,
@@ -471,7 +472,7 @@ impl Solution {
                 (_, Note::Improved { .. } | Note::HeuristicNotUsed { .. } | Note::Near { .. }) => {
                     "; "
                 }
-                // "auto answered with the reduction solver; the reduction solver placed ..."
+                // "auto turned to the reduction solver; the reduction solver placed ..."
                 // rather than a second "so".
                 (_, Note::Reduction { .. }) if after_gave_up => "; ",
                 _ => ", so ",
@@ -526,7 +527,7 @@ mod tests {
         assert_eq!(
             s.note().unwrap(),
             "not proven optimal: the near-optimal engine found no answer within 4.0 s, so auto \
-             answered with the reduction solver; the reduction solver placed rows and columns \
+             turned to the reduction solver; the reduction solver placed rows and columns \
              (Manhattan lower bound 655)"
         );
         s.notes = vec![Note::NearGaveUp { limit: Limit::Time(Duration::from_millis(40)) }];
