@@ -272,7 +272,7 @@ pub struct SolveArgs {
     pub timeout: Option<Duration>,
 
     /// Spend up to SECS improving a non-optimal answer (the near-optimal engine's on boards
-    /// of 25 to 4,096 cells, 5x5 to 64x64, and with 10 s or more up to 128x128; the
+    /// of 17 to 4,096 cells, 4x5 to 64x64, and with 10 s or more up to 128x128; the
     /// reduction solver's on larger ones), within --timeout (the anytime mode).
     #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
     pub improve: Option<Duration>,

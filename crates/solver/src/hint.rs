@@ -46,8 +46,9 @@ impl Solver {
     ///
     /// Optimal where that is cheap: instant on boards of at most 9 cells (the exact table),
     /// through an optimal solve of the board and its neighbours on boards of at most 16 cells
-    /// (under `options`' limits); on larger boards the reduction solver's next move, with
-    /// linear-conflict estimates, all marked not exact.
+    /// (under `options`' limits); on larger boards the first move of the answer `options`
+    /// give (with `auto`, the near-optimal engine's from 17 cells up to 64x64, else the
+    /// reduction solver's), with linear-conflict estimates, all marked not exact.
     ///
     /// # Errors
     /// As [`Solver::solve`].

@@ -12,7 +12,7 @@
 //! | the 24-puzzle's 6-6-6-6 IDA* ([`engine::twentyfour`]) | 5x5, blank in a corner | yes | with `optimal` (or IDA* over `pdb`) on 5x5 |
 //! | generic searches with walking distance or a database | up to 32 cells | with A*, IDA* | when those heuristics are asked for |
 //! | general engine (every search of `npuzzle-search`) | any | with A*, IDA*, Dijkstra, BFS | weighted A* above 16 cells, within a budget |
-//! | near-optimal ([`engine::near`]): beam searches ranked by Manhattan, linear conflicts and squared distances, loop cutting, windows, a lower bound proven with linear conflict | up to 4,096 cells (64x64); up to 16,384 (128x128) after the reduction solver peels the board down to 64x64 | no (a bound says how far) | on 25 to 256 cells (5x5 without `optimal` to 16x16), unless the reduction solver's answer is shorter |
+//! | near-optimal ([`engine::near`]): beam searches ranked by Manhattan, linear conflicts and squared distances, loop cutting, windows, a lower bound proven with linear conflict | up to 4,096 cells (64x64); up to 16,384 (128x128) after the reduction solver peels the board down to 64x64 | no (a bound says how far) | on 17 to 256 cells (4x5 to 16x16, without `optimal`), unless the reduction solver's answer is shorter |
 //! | reduction ([`engine::reduction`]) | any | no | when nothing else answers in time, and on large boards |
 //!
 //! Around them:

@@ -25,19 +25,16 @@ const AUTO_IDA_CELLS: usize = 12;
 /// Boards up to this many cells get a bounded optimal attempt from `auto` first.
 const AUTO_TRY_CELLS: usize = 16;
 
-/// Boards up to this many cells (5x5) get a short weighted A* from `auto` before the
-/// reduction solver: on Korf's first 24-puzzle instance it answers 129 moves in 0.02 s where
-/// the reduction solver answers 203.
-const AUTO_WASTAR_CELLS: usize = 25;
-
-/// The longest weighted A* attempt `auto` makes on boards of 17 to 25 cells. Measured on
-/// random 5x5 boards (`scramble -s 5x5`): w = 2 answers within a second about half the time,
-/// in 110 to 140 moves where the reduction solver takes 160 to 220.
-const AUTO_WASTAR_BUDGET: Duration = Duration::from_secs(1);
-
-/// Boards from this many cells (5x5) to [`AUTO_NEAR_MAX_CELLS`] are answered by `auto` with
-/// the near-optimal engine ([`crate::engine::near`]).
-pub const AUTO_NEAR_MIN_CELLS: usize = 25;
+/// Boards from this many cells (4x5, 3x6, 2x9) to [`AUTO_NEAR_MAX_CELLS`] are answered by
+/// `auto` with the near-optimal engine ([`crate::engine::near`]). From 17 to 24 cells `auto`
+/// gave weighted A* (w = 2) a second, then the reduction solver: ten seeded boards of each
+/// size (`scramble --size 4x5 --count 10 --seed 19`, `bench FILE --threads 2 --timeout 10`,
+/// against `--algorithm near`), 4x5 96.7 moves against 75.1 from the engine, 4x6 125.7
+/// against 97.1, 3x6 88.2 against 69.8, 3x7 136.6 against 93.4, 3x8 176.0 against 118.0,
+/// 2x9 158.6 against 108.6, 2x10 177.8 against 123.4, 2x12 280.4 against 180.2 (0.64 to
+/// 0.79 of the length), in a median of 0.8 to 2.5 s a board against 0.01 to 1 s, with lower
+/// bounds a sixth to a quarter higher (4x5 67.3 against 55.1).
+pub const AUTO_NEAR_MIN_CELLS: usize = 17;
 
 /// The largest boards (16x16) `auto` gives the near-optimal engine's plain solve, which takes
 /// up to 64x64 ([`crate::engine::near::MAX_CELLS`]) and plans 26 s up to 48x48, 50 s beyond;
@@ -389,8 +386,7 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 /// - 13 to 16 cells (4x4, ...): IDA* with linear conflict for up to
 ///   `options.optimal_attempt` ([`AUTO_OPTIMAL_BUDGET`] by default), then weighted A*, then
 ///   the reduction solver;
-/// - 17 to 24 cells (4x5, ...): weighted A* for up to a second, then the reduction solver;
-/// - 25 to 256 cells (5x5 to 16x16, any shape): the near-optimal engine (with
+/// - 17 to 256 cells (4x5 to 16x16, any shape): the near-optimal engine (with
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
 ///   solver (with [`AUTO_REDUCTION_BEAMS`] beams above 100 cells), which also answers when
 ///   its answer is the shorter (a tight timeout, a slow machine);
@@ -527,13 +523,6 @@ pub fn plan_for(
                 Step::Reduction { improve: false, beams: reduction_beams(size) },
             ]
         }
-        Algorithm::Auto if cells <= AUTO_WASTAR_CELLS => {
-            let budget = attempt_budget(AUTO_WASTAR_BUDGET, options);
-            vec![
-                search(SearchAlgorithm::WAStar, Some(budget)),
-                Step::Reduction { improve: options.improve, beams: 0 },
-            ]
-        }
         Algorithm::Auto => {
             let beams = reduction_beams(size);
             vec![Step::Reduction { improve: options.improve, beams }]
@@ -631,18 +620,9 @@ mod tests {
         ];
         assert_eq!(plan(size(4, 4), &auto).unwrap().steps, fallback);
         assert_eq!(plan(size(2, 8), &auto).unwrap().steps, fallback);
-        let wastar = |budget| Step::Search {
-            algorithm: SearchAlgorithm::WAStar,
-            heuristic: Some(HeuristicKind::LinearConflict),
-            weight: 2.0,
-            budget: Some(budget),
-        };
-        for (w, h) in [(3, 6), (4, 5), (2, 12)] {
-            let steps = plan(size(w, h), &auto).unwrap().steps;
-            let want = [wastar(AUTO_WASTAR_BUDGET), Step::Reduction { improve: false, beams: 0 }];
-            assert_eq!(steps, want, "{w}x{h}");
-        }
-        for (w, h) in [(5, 5), (6, 5), (2, 13), (6, 6), (7, 7), (10, 10), (20, 5)] {
+        // From 17 cells (4x5, 3x6, 2x9) to 100.
+        let near_sizes = [(3, 6), (4, 5), (2, 9), (3, 8), (2, 12), (5, 5), (6, 5), (2, 13)];
+        for (w, h) in near_sizes.into_iter().chain([(6, 6), (7, 7), (10, 10), (20, 5)]) {
             let steps = plan(size(w, h), &auto).unwrap().steps;
             // 80% of the default 60 s timeout.
             let near = Step::Near { improve: false, budget: Some(Duration::from_secs(48)) };

@@ -19,7 +19,7 @@ export const ALGORITHMS = [
   { id: "dfs", name: "DFS", key: "g", watch: true },
   { id: "table", name: "exact table (≤ 9 cells)", key: "g" },
   { id: "reduction", name: "reduction (any size)", key: "g" },
-  { id: "near", name: "near-optimal (5x5 to 16x16)", key: "g" },
+  { id: "near", name: "near-optimal (4x5 and up)", key: "g" },
 ];
 
 /** `watch`: offered in the visualizer; `auto` and `pdb` choose or need tables, not one function. */

@@ -1,4 +1,4 @@
-//! Near-optimal answers for boards from 5x5 to 64x64 (any shape, [`MAX_CELLS`]; up to
+//! Near-optimal answers for boards from 4x5 to 64x64 (any shape, [`MAX_CELLS`]; up to
 //! 128x128 after the reduction solver peels them down to 64x64, [`MAX_PEELED_CELLS`]): a
 //! beam search for a first path, IDA* over sliding windows of the path to shorten it, and a
 //! proven lower bound with every answer.
