@@ -1189,6 +1189,7 @@ fn run(
     // Beyond `BIG_CELLS` the plain beam runs however narrow: it widens when its pace allows
     // (`beam::reach_by`), and the first beam went a sixteenth of the way.
     if width > FIRST_WIDTH || big {
+        let mut width = width;
         for &(back, weights) in beams {
             if table_beam.is_some() && !back {
                 continue;
@@ -1202,9 +1203,21 @@ fn run(
             let wide = if fits(width.saturating_mul(2)) { width * 2 } else { width };
             let finish_by = (big || short).then_some((plain_end, wide));
             let found = search(back, max_depth, width, seed, weights, finish_by);
+            let beam_width = width;
+            // A beam that took longer than its share narrows the next ones to it (never
+            // wider). The width comes from the bound, and a strip's paths are about twice
+            // its bound: on a 3x50 each of the four beams took 7.4 s of a 3.9 s share, and
+            // the solve 34 s of a 26 s plan. Three seeded boards each (`--seed 19`,
+            // default timeout): 3x50 5,296.3 moves in 26.2 s against 5,340.3 in 31.7 s,
+            // 4x40 4,388.0 in 26.2 s against 4,336.0 in 28.0 s; 10x10, 12x12 and the first
+            // six of DeepCubeA's 48-puzzles the same lengths, their beams within their share.
+            let took = pace.get().0;
+            if !big && took > share * seconds {
+                width = ((width as f64 * share * seconds / took) as usize).max(FIRST_WIDTH);
+            }
             if let Some(mut moves) = found {
                 attempts += 1;
-                widest = widest.max(width);
+                widest = widest.max(beam_width);
                 if first_length == 0 {
                     first_length = moves.len();
                 }
