@@ -23,6 +23,11 @@ fn solver(name: &str) -> (Scratch, Solver) {
     (dir, Solver::new().with_store(Arc::new(store)))
 }
 
+/// `auto` with a timeout.
+fn within(timeout: std::time::Duration) -> Options {
+    Options { limits: Limits { timeout: Some(timeout), ..Limits::default() }, ..Options::default() }
+}
+
 #[test]
 fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
     let (_dir, solver) = solver("table");
@@ -206,13 +211,7 @@ fn auto_answers_the_shorter_of_the_near_engine_and_the_reduction_solver() {
     let reduction =
         Options { algorithm: npuzzle_solver::Algorithm::Reduction, ..Options::default() };
     let plain = solver.solve(&board, &goal, &reduction).unwrap();
-    let tight = Options {
-        limits: Limits {
-            timeout: Some(std::time::Duration::from_millis(500)),
-            ..Limits::default()
-        },
-        ..Options::default()
-    };
+    let tight = within(std::time::Duration::from_millis(500));
     let s = solver.solve(&board, &goal, &tight).unwrap();
     assert_eq!((s.status, s.algorithm, s.heuristic), (Status::Solved, Algorithm::Reduction, None));
     let Note::NearLonger { length, .. } = s.notes[0] else {
@@ -226,10 +225,7 @@ fn auto_answers_the_shorter_of_the_near_engine_and_the_reduction_solver() {
     end.apply_all(&s.moves).unwrap();
     assert_eq!(end, goal);
     // With a few seconds, the engine's answer (about a fifth shorter here).
-    let roomy = Options {
-        limits: Limits { timeout: Some(std::time::Duration::from_secs(5)), ..Limits::default() },
-        ..Options::default()
-    };
+    let roomy = within(std::time::Duration::from_secs(5));
     let s = solver.solve(&board, &goal, &roomy).unwrap();
     assert_eq!((s.status, s.algorithm), (Status::Solved, Algorithm::Near), "{:?}", s.notes);
     assert!(s.moves.len() < plain.moves.len(), "{} {}", s.moves.len(), plain.moves.len());
@@ -248,13 +244,7 @@ fn auto_gives_boards_from_17_cells_to_the_near_engine() {
     for (w, h, seed) in [(4, 5, 1), (6, 3, 2), (2, 9, 3)] {
         let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
         let board = Scrambler::new(seed).solvable(&goal);
-        let options = Options {
-            limits: Limits {
-                timeout: Some(std::time::Duration::from_secs(10)),
-                ..Limits::default()
-            },
-            ..Options::default()
-        };
+        let options = within(std::time::Duration::from_secs(10));
         let s = solver.solve(&board, &goal, &options).unwrap();
         let at = format!("{w}x{h} {board}");
         assert_eq!(s.status, Status::Solved, "{at}");
