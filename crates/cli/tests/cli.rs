@@ -1237,7 +1237,7 @@ fn a_reader_that_closes_the_pipe_during_a_long_json_line_is_not_an_error() {
 }
 
 /// A 4x4 board whose optimum (70) takes IDA* + linear conflict many seconds to prove, while
-/// weighted A* answers at once.
+/// the near-optimal engine answers 86 moves in 0.4 s and 70 in 1 s (weighted A*: 90 at once).
 const SLOW_4: &str = "15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0";
 
 #[test]
@@ -1284,26 +1284,43 @@ fn auto_under_a_tight_timeout_still_answers_with_its_lower_bound() {
     let bound = r["lower_bound"].as_u64().expect("a lower bound");
     let length = r["length"].as_u64().unwrap();
     assert!(bound >= 50 && bound <= length && bound % 2 == length % 2, "{r}");
-    assert_eq!(
-        r["note"],
-        "not proven optimal: IDA* + linear-conflict found no proven optimum within 1.6 s, so auto \
-         used weighted A* (w = 2)"
+    // Then the near-optimal engine until 1.9 s, or (a loaded machine) weighted A*.
+    let note = r["note"].as_str().unwrap();
+    let attempt = "not proven optimal: IDA* + linear-conflict found no proven optimum within 1.6 s";
+    assert!(
+        note.starts_with(&format!("{attempt}, so auto used the near-optimal engine (beam"))
+            || note
+                == format!(
+                    "{attempt}; the near-optimal engine found no answer within 1.9 s, so auto used \
+                 weighted A* (w = 2)"
+                ),
+        "{note}"
     );
     assert_replays(SLOW_4, "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 0", r["moves"].as_str().unwrap());
     // With the pattern database auto uses by default: proven optimal in time, or a fast
-    // answer that says so; never a limit.
+    // answer that says so; never a limit. The database first (what the command line builds
+    // on demand; its build would otherwise take the whole 0.5 s when this test runs before
+    // the others that build it).
+    let build = ["pdb", "build", "--size", "4x4", "--goal", "blank-first", "--partition", "6-6-3"];
+    assert_eq!(npuzzle(&build).code, 0);
     let run = npuzzle(&["solve", SLOW_4, "--timeout", "0.5", "-f", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let r = &run.json_lines()[0];
     assert_eq!(r["status"], "solved");
     if r["optimal"] == false {
         let note = r["note"].as_str().unwrap();
-        // Weighted A* answers in milliseconds on a quiet machine; on a loaded one the rest
-        // of the time may run out first, and the reduction solver answers instead.
-        let attempt = "not proven optimal: IDA* + pdb found no proven optimum within 0.4 s, so ";
+        // The near-optimal engine until 0.475 s; when it has no answer by then (with an
+        // empty cache the database's build takes the time), weighted A*, in milliseconds,
+        // or on a loaded machine the reduction solver.
+        let attempt = "not proven optimal: IDA* + pdb found no proven optimum within 0.4 s";
+        let gave_up = format!("{attempt}; the near-optimal engine found no answer within 0.47 s");
         assert!(
-            note.starts_with(&format!("{attempt}auto used weighted A* (w = 2)"))
-                || note.starts_with(&format!("{attempt}the reduction solver placed rows")),
+            note.starts_with(&format!("{attempt}, so auto used the near-optimal engine (beam"))
+                || note == format!("{gave_up}, so auto used weighted A* (w = 2)")
+                || note.starts_with(&format!(
+                    "{gave_up}, so auto turned to the reduction solver; the reduction solver \
+                     placed rows"
+                )),
             "{note}"
         );
         assert!(r["lower_bound"].as_u64().unwrap() <= r["length"].as_u64().unwrap());

@@ -22,7 +22,14 @@ pub const AUTO_OPTIMAL_BUDGET: Duration = Duration::from_secs(5);
 /// Boards up to this many cells are solved optimally by `auto` with IDA* + linear conflict.
 const AUTO_IDA_CELLS: usize = 12;
 
-/// Boards up to this many cells get a bounded optimal attempt from `auto` first.
+/// Boards up to this many cells get a bounded optimal attempt from `auto` first; when it
+/// gives up, the near-optimal engine answers in the time left, then weighted A* if it found
+/// nothing (weighted A*, w = 2, answered alone before:
+/// on `15 14 13 12/11 10 9 8/7 6 5 4/3 1 2 0`, whose optimum is 70, weighted A* answers 90
+/// moves at once, the engine 86 in 0.4 s and 70 in 1 s; of ten seeded 2x8 boards
+/// (`scramble --size 2x8 --count 10 --seed 19`, `bench --timeout 10`), the one that IDA*
+/// over the 6-6-3 database did not solve in its 5 s got 106 moves from weighted A*, 100 from
+/// the engine, in 6.3 s in all).
 const AUTO_TRY_CELLS: usize = 16;
 
 /// Boards from this many cells (4x5, 3x6, 2x9) to [`AUTO_NEAR_MAX_CELLS`] are answered by
@@ -153,8 +160,14 @@ pub const AUTO_PEELED_IMPROVE: Duration = Duration::from_secs(10);
 pub const AUTO_REDUCTION_BEAMS: u64 = 2;
 
 /// The share of the caller's timeout an attempt of `auto` may use before the next step:
-/// the fallbacks (weighted A*, the reduction solver) answer well within the rest.
+/// the fallbacks (the near-optimal engine, which keeps to the time left; weighted A* and the
+/// reduction solver, in milliseconds) answer within the rest.
 const AUTO_ATTEMPT_SHARE: f64 = 0.8;
+
+/// The share of the caller's timeout by which the near-optimal engine ends when it follows
+/// an optimal attempt on boards of 13 to 16 cells: weighted A* or the reduction solver
+/// answer in the rest (milliseconds there) when the engine has found nothing.
+const AUTO_FALLBACK_SHARE: f64 = 0.95;
 
 /// A node-by-node search an engine runs (never `auto`, the table or the reduction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -384,8 +397,8 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 ///   `pdb` or `walking-distance`, which the table does not use);
 /// - at most 12 cells: IDA* with linear conflict (optimal);
 /// - 13 to 16 cells (4x4, ...): IDA* with linear conflict for up to
-///   `options.optimal_attempt` ([`AUTO_OPTIMAL_BUDGET`] by default), then weighted A*, then
-///   the reduction solver;
+///   `options.optimal_attempt` ([`AUTO_OPTIMAL_BUDGET`] by default), then the near-optimal
+///   engine in the time left, then weighted A*, then the reduction solver;
 /// - 17 to 256 cells (4x5 to 16x16, any shape): the near-optimal engine (with
 ///   `options.improve`, its anytime mode) for up to 80% of the timeout, then the reduction
 ///   solver (with [`AUTO_REDUCTION_BEAMS`] beams above 100 cells), which also answers when
@@ -420,7 +433,8 @@ pub fn plan(size: Size, options: &Options) -> Result<Plan, SolveError> {
 /// - the same steps take walking distance ([`Step::WalkingDistance`]) when the request names
 ///   it and its tables exist.
 ///
-/// `auto`'s fallbacks (weighted A*, the reduction solver) keep linear conflict.
+/// `auto`'s fallbacks (the near-optimal engine, weighted A*, the reduction solver) keep
+/// linear conflict.
 ///
 /// # Errors
 /// [`SolveError::Weight`] for a weight below 1 or not finite, and
@@ -474,8 +488,14 @@ pub fn plan_for(
         }
         Algorithm::Auto if cells <= AUTO_TRY_CELLS => {
             let attempt = options.optimal_attempt.unwrap_or(AUTO_OPTIMAL_BUDGET);
+            // Then the near-optimal engine in the time left (see `AUTO_TRY_CELLS`), all but a
+            // twentieth; weighted A* when it has found nothing (it answers in milliseconds,
+            // and also when a database built for the attempt took the whole timeout), then
+            // the reduction solver.
+            let budget = options.limits.timeout.map(|t| t.mul_f64(AUTO_FALLBACK_SHARE));
             vec![
                 search(SearchAlgorithm::IdaStar, Some(attempt_budget(attempt, options))),
+                Step::Near { improve: false, budget },
                 search(SearchAlgorithm::WAStar, None),
                 Step::Reduction { improve: false, beams: 0 },
             ]
@@ -610,6 +630,7 @@ mod tests {
         }
         let fallback = vec![
             ida(Some(AUTO_OPTIMAL_BUDGET)),
+            Step::Near { improve: false, budget: Some(Duration::from_secs(57)) },
             Step::Search {
                 algorithm: SearchAlgorithm::WAStar,
                 heuristic: Some(HeuristicKind::LinearConflict),
@@ -818,18 +839,18 @@ mod tests {
         let of = |algorithm, heuristic| Options { algorithm, heuristic, ..Options::default() };
         let auto = of(Algorithm::Auto, Heuristic::Auto);
         let pdb = |algorithm, budget| Step::Pdb { algorithm, weight: 1.0, budget };
-        let wastar = Step::Search {
-            algorithm: SearchAlgorithm::WAStar,
-            heuristic: Some(HeuristicKind::LinearConflict),
-            weight: 2.0,
-            budget: None,
-        };
-        // `auto` on a 4x4: its IDA* over a database, the fallbacks with linear conflict.
+        // `auto` on a 4x4: its IDA* over a database, then the fallbacks, which use none.
         let steps = plan_for(size(4, 4), &auto, store, Nodes::None).unwrap().steps;
         let attempt = Some(AUTO_OPTIMAL_BUDGET);
         let want = [
             pdb(SearchAlgorithm::IdaStar, attempt),
-            wastar,
+            Step::Near { improve: false, budget: Some(Duration::from_secs(57)) },
+            Step::Search {
+                algorithm: SearchAlgorithm::WAStar,
+                heuristic: Some(HeuristicKind::LinearConflict),
+                weight: 2.0,
+                budget: None,
+            },
             Step::Reduction { improve: false, beams: 0 },
         ];
         assert_eq!(steps, want);

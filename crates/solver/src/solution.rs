@@ -469,6 +469,18 @@ impl Solution {
                 && matches!(self.notes[i - 1], Note::NearGaveUp { .. } | Note::NearLonger { .. });
             let sep = match (i, note) {
                 (0, _) => "",
+                // "... found no proven optimum within 4.0 s, so auto used the near-optimal
+                // engine (...)".
+                (_, Note::Near { .. })
+                    if matches!(self.notes[i - 1], Note::OptimalAttemptGaveUp { .. }) =>
+                {
+                    ", so auto used the "
+                }
+                (_, Note::NearGaveUp { .. })
+                    if matches!(self.notes[i - 1], Note::OptimalAttemptGaveUp { .. }) =>
+                {
+                    "; "
+                }
                 (_, Note::Improved { .. } | Note::HeuristicNotUsed { .. } | Note::Near { .. }) => {
                     "; "
                 }
@@ -478,7 +490,14 @@ impl Solution {
                 _ => ", so ",
             };
             text.push_str(sep);
-            text.push_str(&note.to_string());
+            let piece = note.to_string();
+            // After the near-optimal engine on 4x4 comes weighted A*, whose note says so.
+            let next_wastar = matches!(self.notes.get(i + 1), Some(Note::WeightedAStar { .. }));
+            let turned = ", so auto turned to the reduction solver";
+            match piece.strip_suffix(turned) {
+                Some(gave_up) if next_wastar => text.push_str(gave_up),
+                _ => text.push_str(&piece),
+            }
         }
         Some(text)
     }
@@ -529,6 +548,29 @@ mod tests {
             "not proven optimal: the near-optimal engine found no answer within 4.0 s, so auto \
              turned to the reduction solver; the reduction solver placed rows and columns \
              (Manhattan lower bound 655)"
+        );
+        // On 4x4: the optimal attempt, the engine, then weighted A*.
+        let attempt = Note::OptimalAttemptGaveUp {
+            heuristic: crate::HeuristicKind::Pdb,
+            budget: Duration::from_millis(400),
+        };
+        s.notes = vec![
+            attempt.clone(),
+            Note::NearGaveUp { limit: Limit::Time(Duration::from_millis(475)) },
+            Note::WeightedAStar { weight: 2.0 },
+        ];
+        assert_eq!(
+            s.note().unwrap(),
+            "not proven optimal: IDA* + pdb found no proven optimum within 0.4 s; the \
+             near-optimal engine found no answer within 0.47 s, so auto used weighted A* (w = 2)"
+        );
+        s.notes = vec![attempt, Note::NearGaveUp { limit: Limit::Cancelled }];
+        assert!(
+            s.note().unwrap().ends_with(
+                "; the near-optimal engine was stopped, so auto turned to the reduction solver"
+            ),
+            "{:?}",
+            s.note()
         );
         s.notes = vec![Note::NearGaveUp { limit: Limit::Time(Duration::from_millis(40)) }];
         assert!(s.note().unwrap().contains("no answer within 0.04 s,"), "{:?}", s.note());

@@ -681,14 +681,17 @@ pub(crate) fn solve<S: Sampler>(
                 }
             }
         }
-        // A step of `auto` that ran out of memory hands over too: the next steps (weighted
-        // A*, the reduction solver) need far less, and `auto` always answers.
+        // A step of `auto` that ran out of memory hands over too: the next steps need less
+        // (the near-optimal engine sizes its beams to the memory, the reduction solver needs
+        // little), and `auto` always answers.
         let out_of_memory =
             several && matches!(solution.limit(), Some(Limit::Memory(_))) && !task.cancelled();
         if solution.status == Status::Solved || !(run.out_of_budget || out_of_memory) || last {
             notes.append(&mut solution.notes);
             solution.notes = notes;
             if solution.status != Status::Unsolvable {
+                // (The near-optimal engine's note keeps the bound its linear conflicts proved,
+                // which is what it says; an optimal attempt before it may have proved more.)
                 solution.lower_bound = solution.lower_bound.max(proven);
             }
             solution.stats.expanded += expanded;
