@@ -619,6 +619,20 @@ mod tests {
         }
     }
 
+    /// What follows the optimal attempt on 13 to 16 cells under the default 60 s timeout.
+    fn after_attempt() -> Vec<Step> {
+        vec![
+            Step::Near { improve: false, budget: Some(Duration::from_secs(57)) },
+            Step::Search {
+                algorithm: SearchAlgorithm::WAStar,
+                heuristic: Some(HeuristicKind::LinearConflict),
+                weight: 2.0,
+                budget: None,
+            },
+            Step::Reduction { improve: false, beams: 0 },
+        ]
+    }
+
     #[test]
     fn auto_picks_by_cell_count() {
         let auto = Options::default();
@@ -628,17 +642,7 @@ mod tests {
         for (w, h) in [(2, 5), (3, 4), (4, 3), (2, 6)] {
             assert_eq!(plan(size(w, h), &auto).unwrap().steps, [ida(None)], "{w}x{h}");
         }
-        let fallback = vec![
-            ida(Some(AUTO_OPTIMAL_BUDGET)),
-            Step::Near { improve: false, budget: Some(Duration::from_secs(57)) },
-            Step::Search {
-                algorithm: SearchAlgorithm::WAStar,
-                heuristic: Some(HeuristicKind::LinearConflict),
-                weight: 2.0,
-                budget: None,
-            },
-            Step::Reduction { improve: false, beams: 0 },
-        ];
+        let fallback = [vec![ida(Some(AUTO_OPTIMAL_BUDGET))], after_attempt()].concat();
         assert_eq!(plan(size(4, 4), &auto).unwrap().steps, fallback);
         assert_eq!(plan(size(2, 8), &auto).unwrap().steps, fallback);
         // From 17 cells (4x5, 3x6, 2x9) to 100.
@@ -842,17 +846,7 @@ mod tests {
         // `auto` on a 4x4: its IDA* over a database, then the fallbacks, which use none.
         let steps = plan_for(size(4, 4), &auto, store, Nodes::None).unwrap().steps;
         let attempt = Some(AUTO_OPTIMAL_BUDGET);
-        let want = [
-            pdb(SearchAlgorithm::IdaStar, attempt),
-            Step::Near { improve: false, budget: Some(Duration::from_secs(57)) },
-            Step::Search {
-                algorithm: SearchAlgorithm::WAStar,
-                heuristic: Some(HeuristicKind::LinearConflict),
-                weight: 2.0,
-                budget: None,
-            },
-            Step::Reduction { improve: false, beams: 0 },
-        ];
+        let want = [vec![pdb(SearchAlgorithm::IdaStar, attempt)], after_attempt()].concat();
         assert_eq!(steps, want);
         // 3x4: optimal IDA* over a database; 3x3: the table, which needs none.
         let steps = plan_for(size(3, 4), &auto, store, Nodes::None).unwrap().steps;
