@@ -30,7 +30,11 @@ const AUTO_IDA_CELLS: usize = 12;
 /// (`scramble --size 2x8 --count 10 --seed 19`, `bench --timeout 10`), the one that IDA*
 /// over the 6-6-3 database did not solve in its 5 s got 106 moves from weighted A*, 100 from
 /// the engine, in 6.3 s in all).
-const AUTO_TRY_CELLS: usize = 16;
+///
+/// The reduction solver, the last of these steps, answers these boards in microseconds: it
+/// runs whatever time the others left (see `run::solve`), so `auto` answers them even when
+/// the earlier steps took the whole timeout (a loaded machine, a database built on demand).
+pub(crate) const AUTO_TRY_CELLS: usize = 16;
 
 /// Boards from this many cells (4x5, 3x6, 2x9) to [`AUTO_NEAR_MAX_CELLS`] are answered by
 /// `auto` with the near-optimal engine ([`crate::engine::near`]). From 17 to 24 cells `auto`
