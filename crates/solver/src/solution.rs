@@ -221,6 +221,13 @@ pub enum Note {
     },
 }
 
+/// `secs` with `digits` decimals and its unit, as the notes give a step's budget; below a
+/// hundredth of a second (a tiny timeout's share) in milliseconds, "0.8 ms" rather than
+/// "0.00 s".
+fn budget_text(secs: f64, digits: usize) -> String {
+    if secs < 0.01 { format!("{:.1} ms", secs * 1000.0) } else { format!("{secs:.digits$} s") }
+}
+
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -228,9 +235,12 @@ impl fmt::Display for Note {
                 // Budgets are cut from timeouts (1.6 s of 2 s): show the tenths, not a
                 // rounded number the attempt never had.
                 let secs = budget.as_secs_f64();
-                let secs =
-                    if secs.fract() == 0.0 { format!("{secs:.0}") } else { format!("{secs:.1}") };
-                write!(f, "IDA* + {heuristic} found no proven optimum within {secs} s")
+                let secs = if secs.fract() == 0.0 {
+                    format!("{secs:.0} s")
+                } else {
+                    budget_text(secs, if secs < 0.1 { 2 } else { 1 })
+                };
+                write!(f, "IDA* + {heuristic} found no proven optimum within {secs}")
             }
             Note::WeightedAStar { weight } => write!(f, "auto used weighted A* (w = {weight})"),
             Note::Reduction { lower_bound } => write!(
@@ -329,11 +339,8 @@ impl fmt::Display for Note {
                     // Hundredths below a second: a tight timeout's share (0.04 s) is no "0.0".
                     Limit::Time(t) => {
                         let secs = t.as_secs_f64();
-                        let digits = if secs < 1.0 { 2 } else { 1 };
-                        write!(
-                            f,
-                            "the near-optimal engine found no answer within {secs:.digits$} s"
-                        )?;
+                        let secs = budget_text(secs, if secs < 1.0 { 2 } else { 1 });
+                        write!(f, "the near-optimal engine found no answer within {secs}")?;
                     }
                     Limit::Cancelled => f.write_str("the near-optimal engine was stopped")?,
                 }
@@ -532,6 +539,25 @@ mod tests {
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
+    }
+
+    /// A budget reads in seconds, with the decimals that show it, or in milliseconds.
+    #[test]
+    fn budgets_read_in_the_unit_that_shows_them() {
+        let attempt = |micros| {
+            let budget = Duration::from_micros(micros);
+            Note::OptimalAttemptGaveUp { heuristic: HeuristicKind::Pdb, budget }.to_string()
+        };
+        let near = |micros| {
+            Note::NearGaveUp { limit: Limit::Time(Duration::from_micros(micros)) }.to_string()
+        };
+        assert!(attempt(800).ends_with("within 0.8 ms"), "{}", attempt(800));
+        assert!(attempt(40_000).ends_with("within 0.04 s"), "{}", attempt(40_000));
+        assert!(attempt(1_600_000).ends_with("within 1.6 s"), "{}", attempt(1_600_000));
+        assert!(attempt(5_000_000).ends_with("within 5 s"), "{}", attempt(5_000_000));
+        assert!(near(950).contains("within 0.9 ms, "), "{}", near(950));
+        assert!(near(475_000).contains("within 0.47 s, "), "{}", near(475_000));
+        assert!(near(4_000_000).contains("within 4.0 s, "), "{}", near(4_000_000));
     }
 
     /// The notes read as one sentence: "so" between a cause and its consequence, never
