@@ -30,11 +30,16 @@ const AUTO_IDA_CELLS: usize = 12;
 /// (`scramble --size 2x8 --count 10 --seed 19`, `bench --timeout 10`), the one that IDA*
 /// over the 6-6-3 database did not solve in its 5 s got 106 moves from weighted A*, 100 from
 /// the engine, in 6.3 s in all).
-///
-/// The reduction solver, the last of these steps, answers these boards in microseconds: it
-/// runs whatever time the others left (see `run::solve`), so `auto` answers them even when
-/// the earlier steps took the whole timeout (a loaded machine, a database built on demand).
-pub(crate) const AUTO_TRY_CELLS: usize = 16;
+const AUTO_TRY_CELLS: usize = 16;
+
+/// Boards up to this many cells (16x16) get an answer from `auto` whatever the timeout: the
+/// reduction solver, its last step on them, answers these in milliseconds (seeded boards,
+/// `solve --algorithm reduction`: 5x5 0.3 ms, 10x10 1.7 ms, 16x16 5.2 ms), so it runs
+/// whatever time the steps before it left, without its beams when none is left, and a step
+/// before it that reaches the time limit hands over to it (see `run::solve`). A timeout the
+/// earlier steps used up (a loaded machine; tables loaded or built in the solve's time: 0.17
+/// s for Korf & Felner's on 5x5) gave a limit before, with no answer.
+pub(crate) const LAST_RESORT_CELLS: usize = 256;
 
 /// Boards from this many cells (4x5, 3x6, 2x9) to [`AUTO_NEAR_MAX_CELLS`] are answered by
 /// `auto` with the near-optimal engine ([`crate::engine::near`]). From 17 to 24 cells `auto`

@@ -349,8 +349,9 @@ impl fmt::Display for Note {
             }
             Note::NearLonger { length, seconds } => write!(
                 f,
-                "the near-optimal engine's answer in {seconds:.1} s was longer ({} moves), so \
-                 auto answered with the reduction solver",
+                "the near-optimal engine's answer in {} was longer ({} moves), so auto answered \
+                 with the reduction solver",
+                budget_text(*seconds, if *seconds < 1.0 { 2 } else { 1 }),
                 thousands(*length as u64)
             ),
             Note::NoDatabase => {
@@ -541,7 +542,7 @@ mod tests {
         assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
     }
 
-    /// A budget reads in seconds, with the decimals that show it, or in milliseconds.
+    /// A budget or a time reads in seconds, with the decimals that show it, or in milliseconds.
     #[test]
     fn budgets_read_in_the_unit_that_shows_them() {
         let attempt = |micros| {
@@ -558,6 +559,9 @@ mod tests {
         assert!(near(950).contains("within 0.9 ms, "), "{}", near(950));
         assert!(near(475_000).contains("within 0.47 s, "), "{}", near(475_000));
         assert!(near(4_000_000).contains("within 4.0 s, "), "{}", near(4_000_000));
+        let longer = |seconds| Note::NearLonger { length: 2_623, seconds }.to_string();
+        assert!(longer(0.041).contains("answer in 0.04 s was"), "{}", longer(0.041));
+        assert!(longer(2.46).contains("answer in 2.5 s was"), "{}", longer(2.46));
     }
 
     /// The notes read as one sentence: "so" between a cause and its consequence, never

@@ -604,16 +604,16 @@ pub(crate) fn solve<S: Sampler>(
     // What the earlier steps expanded and generated: the answer counts the whole solve.
     let (mut expanded, mut generated) = (0, 0);
     let several = plan.steps.len() > 1;
-    // `auto`'s last resort on boards up to 16 cells, the reduction solver, answers there in
-    // microseconds: it runs whatever time the earlier steps left, and a step before it that
-    // reaches the time limit hands over to it, so `auto` always answers these boards (on a
-    // loaded machine a 0.5 s solve of a 4x4 stopped at the limit: the optimal attempt, the
-    // near-optimal engine and weighted A* had used it all).
+    // `auto`'s last resort, the reduction solver, answers boards up to 16x16 in milliseconds
+    // (`plan::LAST_RESORT_CELLS`): it runs whatever time the earlier steps left, and a step
+    // before it that reaches the time limit hands over to it, so that `auto` answers them
+    // (on a loaded machine a 0.5 s solve of a 4x4 stopped at the limit: the optimal attempt,
+    // the near-optimal engine and weighted A* had used it all).
     let last_resort = |i: usize| {
         several
             && i + 1 == plan.steps.len()
             && matches!(plan.steps[i], Step::Reduction { .. })
-            && board.tiles().len() <= plan::AUTO_TRY_CELLS
+            && board.tiles().len() <= plan::LAST_RESORT_CELLS
     };
     for (i, step) in plan.steps.iter().enumerate() {
         let last = i + 1 == plan.steps.len();
@@ -647,9 +647,21 @@ pub(crate) fn solve<S: Sampler>(
                     None => task.run(step, &mut observer),
                 }
             }
-            Step::Reduction { .. } if last_resort(i) => {
+            Step::Reduction { improve, beams } if last_resort(i) => {
+                // Plain, and past the timeout, when the time is up; its beams (or its anytime
+                // mode) in the time left otherwise, and plain when they found no answer in it.
                 let untimed = Limits { timeout: None, ..limits.clone() };
-                Task { limits: &untimed, ..task }.run(step, &mut observer)
+                let plain = Step::Reduction { improve: false, beams: 0 };
+                let timed = (improve || beams > 0).then(|| task.run(step, &mut observer));
+                match timed {
+                    Some(run)
+                        if !matches!(run.solution.limit(), Some(Limit::Time(_)))
+                            || task.cancelled() =>
+                    {
+                        run
+                    }
+                    _ => Task { limits: &untimed, ..task }.run(&plain, &mut observer),
+                }
             }
             _ => task.run(step, &mut observer),
         };
