@@ -739,8 +739,15 @@ const TABLE_BEAM_LEFT: f64 = 0.4;
 const TABLE_BEAM_WIDTH: usize = 150_000;
 const TABLE_BEAM_CALIBRATION: usize = 500;
 
-/// Nodes of the root IDA* over Korf & Felner's tables on 5x5.
+/// Nodes of the root IDA* over Korf & Felner's tables on 5x5, and the largest share of the
+/// budget it may take (with the usual budget the nodes bind, a few tenths of a second). With
+/// the budget's deadline alone, and linear conflict's probe after it, the two took what a
+/// 0.5 s timeout left after loading the tables (0.17 s), and the answer was the narrow first
+/// beam's: DeepCubeA's first ten 24-puzzles, `bench --timeout 0.5`, 89.8 moves against
+/// 153.8 (without the tables 89.4); 1 s 89.0 against 100.4; 2 s 88.6 (both). At `--timeout
+/// 10`, boards 11 to 40, 91.20 against 91.27.
 const TABLE_PROBE_NODES: u64 = 5_000_000;
+const TABLE_PROBE_LEFT: f64 = 0.25;
 
 /// On 5x5 with Korf & Felner's tables, the last step of a plain solve, IDA* over them for a
 /// path two moves shorter than the best, ends this long after the start (seconds), or
@@ -899,12 +906,12 @@ fn run(
         // IDA* over the tables from the root for a few million nodes (a few tenths of a
         // second): it solves the easier boards outright, optimally, and raises the bound on
         // the others by the thresholds it exhausts.
+        // At most a quarter of the budget (`TABLE_PROBE_LEFT`).
+        let left = settings.budget.deadline.saturating_duration_since(std::time::Instant::now());
         let limits = crate::Limits {
             max_nodes: Some(schedule.table_probe_nodes),
             max_memory: None,
-            timeout: Some(
-                settings.budget.deadline.saturating_duration_since(std::time::Instant::now()),
-            ),
+            timeout: Some(left.mul_f64(TABLE_PROBE_LEFT)),
             cancel: meter.cancel_flag(),
         };
         let config = crate::engine::twentyfour::Config {
@@ -933,7 +940,12 @@ fn run(
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
         }
     }
-    match Ida::new(board, goal, &next).run(u32::MAX, schedule.probe_nodes, &meter) {
+    // With the tables, their IDA* above has raised the bound beyond what linear conflict's
+    // could in its nodes (its thresholds start at its own, lower bound), and found the
+    // answers it could: the probe only took time (80 ms a board on 5x5, a third of what is
+    // left after the tables' load within a 0.5 s timeout).
+    let probe_nodes = if tables.is_some() { 0 } else { schedule.probe_nodes };
+    match Ida::new(board, goal, &next).run(u32::MAX, probe_nodes, &meter) {
         Outcome::Found(path) if replays(board, goal, &path) => {
             let length = path.len();
             better(length, length as u64);
