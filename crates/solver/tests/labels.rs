@@ -198,12 +198,13 @@ fn auto_says_which_limit_stopped_the_near_engine() {
 }
 
 /// `auto` gives the near-optimal engine boards of up to 256 cells; in a budget too short for
-/// its answer to beat the reduction solver's (a 10x10 in half a second: its first, narrow
-/// beam, longer than the reduction solver's 1,585 moves), `auto` answers with the reduction
-/// solver's, says why, and keeps the bound the engine proved (on a loaded machine the
-/// engine may have no answer at all by then: the note says that). Its answer is never longer
-/// than the reduction solver's. (It was a 12x12 in a second, where the engine now runs one
-/// beam and answers about a quarter shorter.)
+/// its answer to beat the reduction solver's (a 10x10 in 5 M nodes: its first, narrow beam
+/// and that beam's windows, 1,691 moves, longer than the reduction solver's 1,585; a node
+/// budget rather than a time, so that the machine's speed does not change the outcome),
+/// `auto` answers with the reduction solver's, says why, and keeps the bound the engine
+/// proved. Its answer is never longer than the reduction solver's. (It was a 10x10 in half
+/// a second, where the engine now answers 1,209 moves: under a tight timeout its beams had
+/// been sized for a machine twenty times as fast, and were cut off.)
 #[test]
 fn auto_answers_the_shorter_of_the_near_engine_and_the_reduction_solver() {
     let goal = Goal::BlankLast.board(Size::new(10, 10).unwrap()).unwrap();
@@ -212,24 +213,17 @@ fn auto_answers_the_shorter_of_the_near_engine_and_the_reduction_solver() {
     let reduction =
         Options { algorithm: npuzzle_solver::Algorithm::Reduction, ..Options::default() };
     let plain = solver.solve(&board, &goal, &reduction).unwrap();
-    let tight = within(std::time::Duration::from_millis(500));
+    let mut tight = Options::default();
+    tight.limits.max_nodes = Some(5_000_000);
     let s = solver.solve(&board, &goal, &tight).unwrap();
     assert_eq!((s.status, s.algorithm, s.heuristic), (Status::Solved, Algorithm::Reduction, None));
+    let Note::NearLonger { length, .. } = s.notes[0] else {
+        panic!("{:?}", s.notes);
+    };
+    assert!(s.moves.len() < length && s.moves.len() <= plain.moves.len(), "{length} {s:?}");
     let note = s.note().unwrap();
-    match s.notes[0] {
-        Note::NearLonger { length, .. } => {
-            assert!(s.moves.len() < length && s.moves.len() <= plain.moves.len(), "{s:?}");
-            assert!(note.contains("answer in") && note.contains("was longer"), "{note}");
-            let bounds = (s.lower_bound, plain.lower_bound);
-            assert!(bounds.0 > bounds.1, "{bounds:?}");
-        }
-        // A loaded machine: the engine's first beam did not end in the 0.4 s it had.
-        Note::NearGaveUp { limit: npuzzle_solver::Limit::Time(_) } => {
-            assert_eq!(s.moves.len(), plain.moves.len(), "{s:?}");
-            assert!(note.contains("found no answer within 0.40 s"), "{note}");
-        }
-        _ => panic!("{:?}", s.notes),
-    }
+    assert!(note.contains("answer in") && note.contains("was longer"), "{note}");
+    assert!(s.lower_bound > plain.lower_bound, "{:?} {:?}", s.lower_bound, plain.lower_bound);
     let mut end = board.clone();
     end.apply_all(&s.moves).unwrap();
     assert_eq!(end, goal);
