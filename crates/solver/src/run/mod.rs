@@ -660,7 +660,14 @@ pub(crate) fn solve<S: Sampler>(
                     {
                         run
                     }
-                    _ => Task { limits: &untimed, ..task }.run(&plain, &mut observer),
+                    timed => {
+                        // The answer counts the whole solve, a timed run that gave up too.
+                        if let Some(run) = timed {
+                            expanded += run.solution.stats.expanded;
+                            generated += run.solution.stats.generated;
+                        }
+                        Task { limits: &untimed, ..task }.run(&plain, &mut observer)
+                    }
                 }
             }
             _ => task.run(step, &mut observer),
