@@ -730,11 +730,12 @@ const TABLE_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 8, squares: 1 };
 /// The largest share of the time left that the tables' beam takes: in a plain solve with
 /// the usual budget (8 s of the game's 10 s timeout, or more) it is `TABLE_BEAM_SECONDS`, and
 /// in a short one this share. Sized for 2.6 s whatever the budget, the beam was cut off
-/// before its answer, and the answer was the narrow first beam's: on DeepCubeA's first ten
-/// 24-puzzles (`bench puzzle24.txt --threads 2 --timeout T --limit 10`, tables cached),
-/// `--timeout 2` 88.6 moves against 92.8, 3 s 88.6 against 92.0, 1 s 102.0 against 103.4;
-/// at 5 and 10 s the same 88.6 (without the tables: 88.6 at 2 s, 107.0 at 1 s); the next
-/// thirty (11 to 40), `--timeout 2`, 92.00 against 96.53 (bound 86.33).
+/// before its answer under a tight timeout, and the answer was the narrow first beam's. With
+/// this, the root IDA* held to a quarter of the budget (`TABLE_PROBE_LEFT`) and the plain
+/// beams' pace taken from the first beam alone, against before, back to back (DeepCubeA's
+/// 24-puzzles, tables cached, `bench FILE --threads 2 --timeout T`): the first ten, 0.5 s
+/// 89.2 moves against 148.6, 1 s 88.8 against 92.8, 2 s 88.6 against 92.8; boards 11 to 40,
+/// 2 s 91.80 against 96.53, 10 s 91.20 against 91.27.
 const TABLE_BEAM_LEFT: f64 = 0.4;
 const TABLE_BEAM_WIDTH: usize = 150_000;
 const TABLE_BEAM_CALIBRATION: usize = 500;
@@ -742,10 +743,7 @@ const TABLE_BEAM_CALIBRATION: usize = 500;
 /// Nodes of the root IDA* over Korf & Felner's tables on 5x5, and the largest share of the
 /// budget it may take (with the usual budget the nodes bind, a few tenths of a second). With
 /// the budget's deadline alone, and linear conflict's probe after it, the two took what a
-/// 0.5 s timeout left after loading the tables (0.17 s), and the answer was the narrow first
-/// beam's: DeepCubeA's first ten 24-puzzles, `bench --timeout 0.5`, 89.8 moves against
-/// 153.8 (without the tables 89.4); 1 s 89.0 against 100.4; 2 s 88.6 (both). At `--timeout
-/// 10`, boards 11 to 40, 91.20 against 91.27.
+/// 0.5 s timeout left after loading the tables (0.17 s): figures at `TABLE_BEAM_LEFT`.
 const TABLE_PROBE_NODES: u64 = 5_000_000;
 const TABLE_PROBE_LEFT: f64 = 0.25;
 
@@ -1127,12 +1125,13 @@ fn run(
     let nodes_before = meter.nodes();
     let first = search(false, first_depth, FIRST_WIDTH, seed, beam::Weights::BEST, None);
     // The first beam's own pace: the root IDA*'s nodes before it and its windows' after it
-    // are far cheaper a node. (Counted in, they made this machine look twenty times as fast:
-    // under a tight timeout the plain beams came out as wide as the schedule allows, and
-    // were cut off before their answers. DeepCubeA's first ten 24-puzzles with Korf &
-    // Felner's tables, `bench --timeout 1`: 89.2 moves against 101.4; first ten
-    // 35-puzzles 131.8 against 158.8; four seeded 10x10, `--timeout 5`, 1,089.8 against
-    // 1,109.3. With the usual budgets the schedule's width binds either way.)
+    // are far cheaper a node. (Counted in, they made this machine look twenty times as fast
+    // with Korf & Felner's tables, whose root IDA* runs 5 M nodes: under a tight timeout the
+    // plain beams came out as wide as the schedule allows, and were cut off before their
+    // answers. DeepCubeA's first ten 24-puzzles, tables cached, the rest of the engine as
+    // now, two runs each: `bench --timeout 0.5` 89.0 moves against 90.4 and 90.6, 1 s 88.8
+    // and 89.0 against 89.2. The first ten 35-puzzles at 1 s and four seeded 10x10 at 5 s
+    // within the noise; with the usual budgets the schedule's width binds either way.)
     let first_pace =
         (clock.elapsed().as_secs_f64(), meter.nodes().saturating_sub(nodes_before).max(1));
     if let Some(mut moves) = first {
