@@ -1961,3 +1961,35 @@ fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
         }
     }
 }
+
+/// A 5x5 answered without Korf & Felner's tables (an empty cache) says once how to build
+/// them; not with `--quiet`, not for a 4x4, and not for a 5x5 whose goal they cannot serve
+/// (its blank not in a corner).
+#[test]
+fn a_5x5_without_korf_and_felners_tables_says_how_to_build_them() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-cli-kf-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let board = "3 19 24 9 8/11 7 12 2 4/17 23 20 18 6/16 5 1 14 21/0 15 10 13 22";
+    let advice = "npuzzle: note: 5x5 answers come out shorter (and more often optimal) with \
+                  Korf & Felner's tables; build them once (about half a minute, 181 MB): \
+                  npuzzle pdb build --partition korf-felner";
+    let two = format!("{board}\n{board}\n");
+    let input = dir.join("boards.txt");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&input, two).unwrap();
+    let run = npuzzle_in(&dir, &["solve", "--timeout", "2", "--input", input.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().filter(|l| *l == advice).count(), 1, "{}", run.stderr);
+    let quiet = npuzzle_in(&dir, &["solve", "-q", "--timeout", "2", board]);
+    assert_eq!(quiet.code, 0, "{}", quiet.stderr);
+    assert!(!quiet.stderr.contains("korf-felner"), "{}", quiet.stderr);
+    // The blank in the middle of the goal: the tables serve only goals with a corner blank.
+    let centre = "1 2 3 4 5/6 7 8 9 10/11 12 0 13 14/15 16 17 18 19/20 21 22 23 24";
+    let run = npuzzle_in(&dir, &["solve", "--timeout", "2", "--goal", centre, board]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains("korf-felner"), "{}", run.stderr);
+    let run =
+        npuzzle_in(&dir, &["solve", "--timeout", "2", "1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 0"]);
+    assert!(!run.stderr.contains("korf-felner"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use npuzzle_core::Board;
 use npuzzle_solver::{Limits, Options, Solver, Step, plan};
 
-use crate::advice::Given;
+use crate::advice::{self, Given};
 use crate::args::SolveArgs;
 use crate::batch::{Outcome, Report, Summary, complain, for_each_outcome};
 use crate::input::{Batch, Job};
@@ -77,6 +77,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut summary = Summary::default();
     let started = Instant::now();
     let mut worst = 0u8;
+    // Whether a 5x5 board was answered without Korf & Felner's tables, which would serve it.
+    let mut tables_would_help = false;
     // Many boards: each goal's database readied once, by the first board that needs it, in
     // anonymous memory on huge pages (see `Solver::prepare`) and shared by every thread;
     // never built for this (a batch a quick search answers must not wait for a build). The
@@ -94,6 +96,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         progress.suspend(|| printer.print(&report))?;
         progress.suspend(|| complain(&report, several));
         summary.add(&report);
+        if let (Some(s), Ok(task)) = (report.solution(), &report.job.input) {
+            tables_would_help |= advice::korf_felner_would_serve(s, &task.goal);
+        }
         progress.board_done();
         worst = worst.max(report.exit_code());
         Ok(())
@@ -114,6 +119,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if show_summary {
         let readying = readying.into_inner().unwrap_or_else(|e| e.into_inner());
         summary.print(started.elapsed(), readying);
+    }
+    if tables_would_help && !args.quiet {
+        stdio::complain(format_args!("{}", advice::KORF_FELNER_ADVICE));
     }
     if summary.mismatches > 0 {
         worst = worst.max(EXIT_MISMATCH);
