@@ -1963,7 +1963,7 @@ fn every_algorithm_and_heuristic_is_what_ran_or_a_note_says_why() {
 }
 
 /// A 5x5 answered without Korf & Felner's tables (an empty cache) says once how to build
-/// them; not with `--quiet`, not for a 4x4, and not for a 5x5 whose goal they cannot serve
+/// them, in `solve` and in `bench`; not with `solve --quiet`, not for a 4x4, and not for a 5x5 whose goal they cannot serve
 /// (its blank not in a corner).
 #[test]
 fn a_5x5_without_korf_and_felners_tables_says_how_to_build_them() {
@@ -1978,6 +1978,10 @@ fn a_5x5_without_korf_and_felners_tables_says_how_to_build_them() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(&input, two).unwrap();
     let run = npuzzle_in(&dir, &["solve", "--timeout", "2", "--input", input.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().filter(|l| *l == advice).count(), 1, "{}", run.stderr);
+    // And `bench`, where people measure the engine.
+    let run = npuzzle_in(&dir, &["bench", input.to_str().unwrap(), "--timeout", "2"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stderr.lines().filter(|l| *l == advice).count(), 1, "{}", run.stderr);
     let quiet = npuzzle_in(&dir, &["solve", "-q", "--timeout", "2", board]);

@@ -355,6 +355,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let (mut mismatches, mut limits, mut unsolvable) = (0usize, 0usize, 0usize);
     // The first limit hit: which instance, what limit, and what would help.
     let mut first_limit: Option<String> = None;
+    // Whether a 5x5 instance was answered without Korf & Felner's tables, which would serve it.
+    let mut tables_would_help = false;
     let (mut expanded, mut generated, mut seconds) = (0u64, 0u64, 0f64);
     let mut method = String::new();
     let mut cpu = 0.0;
@@ -413,6 +415,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 if let Err(e) = s.replay(&inst.board, goal) {
                     anyhow::bail!("bug: instance {}: {e}", numbers[i]);
                 }
+                tables_would_help |= advice::korf_felner_would_serve(&s, goal);
                 let length = (s.status == Status::Solved).then_some(s.moves.len());
                 let compared = compare
                     .as_ref()
@@ -562,6 +565,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
+    if tables_would_help {
+        crate::stdio::complain(format_args!("{}", advice::KORF_FELNER_ADVICE));
+    }
     if mismatches > 0 {
         crate::stdio::complain(format_args!(
             "{mismatches} instance(s) solved with another length than expected"
