@@ -41,6 +41,14 @@ pub fn korf_felner_would_serve(solution: &Solution, goal: &Board) -> bool {
         && npuzzle_solver::engine::twentyfour::Tables::korf_felner_partition(goal).is_ok()
 }
 
+/// Whether the cache holds Korf & Felner's tables' file: then advice to build them would be
+/// wrong (the engine went without them for another reason, which the store has said).
+pub fn korf_felner_cached() -> bool {
+    use npuzzle_solver::engine::twentyfour::Tables;
+    let (goal, partition) = (Tables::korf_felner_base_goal(), Tables::korf_felner_base_partition());
+    crate::cmd::pdb::cache().path(&goal, &partition).exists()
+}
+
 /// What the command line says, once a run, after answering a 5x5 board without Korf &
 /// Felner's tables. With them the near-optimal engine answered DeepCubeA's 496 24-puzzles
 /// with 89.86 moves on average, 400 of them optimal; without, the first 203 with 91.35 (95

@@ -565,7 +565,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
-    if tables_would_help {
+    if tables_would_help && !advice::korf_felner_cached() {
         crate::stdio::complain(format_args!("{}", advice::KORF_FELNER_ADVICE));
     }
     if mismatches > 0 {

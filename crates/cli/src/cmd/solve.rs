@@ -120,7 +120,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let readying = readying.into_inner().unwrap_or_else(|e| e.into_inner());
         summary.print(started.elapsed(), readying);
     }
-    if tables_would_help && !args.quiet {
+    if tables_would_help && !args.quiet && !advice::korf_felner_cached() {
         stdio::complain(format_args!("{}", advice::KORF_FELNER_ADVICE));
     }
     if summary.mismatches > 0 {
