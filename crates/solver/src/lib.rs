@@ -103,7 +103,7 @@ pub mod twentyfour {
 pub use engine::exact::ExactTable;
 pub use error::SolveError;
 pub use heuristic::HeuristicKind;
-pub use hint::{Hint, HintMove, hint};
+pub use hint::{Hint, HintMove, Trail, hint};
 pub use options::{Algorithm, Heuristic, Limits, Options, UnknownName};
 pub use plan::{
     AUTO_NEAR_QUICK_SIDE, AUTO_OPTIMAL_BUDGET, AUTO_PEELED_IMPROVE, AUTO_REDUCTION_BEAMS,

@@ -219,6 +219,13 @@ pub enum Note {
         /// Attempts made.
         attempts: u64,
     },
+    /// A hint read from the path an earlier hint found (a [`crate::Trail`]), `moves` moves
+    /// back along it, without a search of its own: the rest of that path, its bound less
+    /// the moves made.
+    Followed {
+        /// The moves made along the path since it was found.
+        moves: usize,
+    },
 }
 
 /// `secs` with `digits` decimals and its unit, as the notes give a step's budget; below a
@@ -381,6 +388,11 @@ impl fmt::Display for Note {
                     )
                 }
             }
+            Note::Followed { moves } => {
+                let moves =
+                    if *moves == 1 { "1 move".to_string() } else { format!("{moves} moves") };
+                write!(f, "the rest of the path a hint found {moves} back (no new search)")
+            }
         }
     }
 }
@@ -489,9 +501,13 @@ impl Solution {
                 {
                     "; "
                 }
-                (_, Note::Improved { .. } | Note::HeuristicNotUsed { .. } | Note::Near { .. }) => {
-                    "; "
-                }
+                (
+                    _,
+                    Note::Improved { .. }
+                    | Note::HeuristicNotUsed { .. }
+                    | Note::Near { .. }
+                    | Note::Followed { .. },
+                ) => "; ",
                 // "auto turned to the reduction solver; the reduction solver placed ..."
                 // rather than a second "so".
                 (_, Note::Reduction { .. }) if after_gave_up => "; ",

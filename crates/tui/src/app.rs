@@ -7,6 +7,7 @@
 //! keys and the time, and mirrors their moves.
 
 use std::io;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -14,7 +15,7 @@ use crossterm::event::{
     self, Event, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
 };
 use npuzzle_core::{Board, Goal, GoalError, Move, Scrambler, Size};
-use npuzzle_solver::Solver;
+use npuzzle_solver::{Solver, Trail};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::layout::Rect;
@@ -22,7 +23,7 @@ use ratatui::layout::Rect;
 use crate::card::{Best, Card};
 use crate::distance::{Distance, Distances};
 use crate::game::Game;
-use crate::hint::Hint;
+use crate::hint::{self, Hint};
 use crate::keys::{self, Action, Direction};
 use crate::layout::{Grid, Screen};
 use crate::replay::{DEFAULT_SPEED, Replay, SPEEDS, Source};
@@ -158,6 +159,9 @@ pub struct App {
     note: Option<(String, Tone, Instant)>,
     advice: Advice,
     show_hint: bool,
+    /// The path of the last hint on a board of more than 16 cells: the hints along it are
+    /// read from it at once (see [`npuzzle_solver::Trail`]).
+    trail: Option<Arc<Trail>>,
     distances: Distances,
     worker: Worker,
     /// The steady playback speed (an index into [`SPEEDS`]), kept from one playback to the
@@ -201,6 +205,7 @@ impl App {
             note: None,
             advice: Advice::Unknown,
             show_hint: false,
+            trail: None,
             worker: Worker::new(config.solver),
             speed: DEFAULT_SPEED,
             assist: Assist::None,
@@ -752,6 +757,7 @@ impl App {
             self.distances = Distances::new(&goal);
         }
         self.game = Game::new(board, goal);
+        self.trail = None;
         self.assist = Assist::None;
         self.best = Best::Unknown;
         self.advice = Advice::Unknown;
@@ -812,6 +818,14 @@ impl App {
         self.show_hint = true;
         self.assist = self.assist.max(Assist::Hints);
         if matches!(self.advice, Advice::Unknown | Advice::Failed(_)) {
+            // On the path of the last hint: the rest of it, at once.
+            let (board, goal) = (self.game.board(), self.game.goal());
+            if let Some(hint) = self.trail.as_ref().and_then(|t| hint::follow(t, board, goal)) {
+                let board = board.clone();
+                self.learn_hint(&board, &hint);
+                self.advice = Advice::Ready(Some(hint));
+                return;
+            }
             let id = self.worker.start(Task::Hint, self.game.board(), self.game.goal());
             self.advice = Advice::Pending(id);
         }
@@ -891,6 +905,9 @@ impl App {
             Answer::Hint(answer) => {
                 if let Ok(Some(hint)) = &answer {
                     self.learn_hint(&done.board, hint);
+                    if hint.trail.is_some() && done.board.size() == self.game.goal().size() {
+                        self.trail.clone_from(&hint.trail);
+                    }
                 }
                 if self.advice != Advice::Pending(done.id) || done.board != *self.game.board() {
                     return;
@@ -1307,6 +1324,7 @@ mod tests {
             lower_bound: Some(27),
             solution,
             neighbours: Vec::new(),
+            trail: None,
         };
         assert_eq!(a.distance().lower(), 23);
         a.learn_hint(&board, &hint);
@@ -1326,15 +1344,62 @@ mod tests {
         assert_eq!(a.distance(), Distance::Exact(31));
         assert_eq!(a.next_step(), Some((hint.tile, hint.step)));
         // Following the hint gets one closer; the hint itself goes away.
-        let key = match hint.step {
+        press(&mut a, key_for(hint.step));
+        assert!(a.hint().is_none());
+        settle_until(&mut a, |a| a.distance() == Distance::Exact(30));
+    }
+
+    #[test]
+    fn a_followed_hint_on_a_big_board_answers_at_once_from_its_path() {
+        // 20 cells: the near-optimal engine's hint, a search of about a second.
+        let goal = Goal::BlankLast.board("5x4".parse().unwrap()).unwrap();
+        let board = npuzzle_core::Scrambler::new(5).solvable(&goal);
+        let mut a = app(&board.to_string());
+        chars(&mut a, "h");
+        settle_until(&mut a, |a| a.hint().is_some());
+        let first = a.hint().unwrap().unwrap().unwrap().clone();
+        assert!(first.trail.is_some(), "a 20-cell hint keeps its path");
+        for k in 1..=3 {
+            let step = a.hint().unwrap().unwrap().unwrap().step;
+            press(&mut a, key_for(step));
+            assert!(a.hint().is_none());
+            // No worker: the answer is there as soon as it is asked for.
+            chars(&mut a, "h");
+            let hint = a.hint().expect("at once").unwrap().unwrap().clone();
+            assert_eq!(hint.step, first.solution[k]);
+            assert_eq!(hint.distance, first.distance - k);
+            assert_eq!(hint.solution, first.solution[k..]);
+            assert_eq!(hint.optimal, first.optimal);
+            let bound = hint.lower_bound.unwrap();
+            assert!(bound <= hint.distance && bound + k >= first.lower_bound.unwrap());
+        }
+        // A move off the path (neither the hinted one nor back): the next hint is a search.
+        let positions: Vec<Board> = (0..=first.solution.len())
+            .map(|k| {
+                let mut at = board.clone();
+                first.solution[..k].iter().for_each(|&m| at.apply(m).unwrap());
+                at
+            })
+            .collect();
+        let here = a.board().clone();
+        let off = here
+            .legal_moves()
+            .find(|&m| !positions.contains(&here.moved(m).unwrap()))
+            .expect("a move off the path");
+        press(&mut a, key_for(off));
+        chars(&mut a, "h");
+        assert!(a.hint().is_none(), "a search is under way");
+        settle_until(&mut a, |a| a.hint().is_some());
+        assert!(a.hint().unwrap().is_ok());
+    }
+
+    fn key_for(step: Move) -> KeyCode {
+        match step {
             Move::Up => KeyCode::Up,
             Move::Down => KeyCode::Down,
             Move::Left => KeyCode::Left,
             Move::Right => KeyCode::Right,
-        };
-        press(&mut a, key);
-        assert!(a.hint().is_none());
-        settle_until(&mut a, |a| a.distance() == Distance::Exact(30));
+        }
     }
 
     #[test]

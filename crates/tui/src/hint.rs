@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use npuzzle_core::{Board, Move};
-use npuzzle_solver::{Algorithm, Limits, Options, Solver, Status};
+use npuzzle_solver::{Algorithm, Limits, Options, Solver, Status, Trail};
 
 /// How long each solve of a hint may think: long enough for the optimal attempt that `auto`
 /// makes on 4x4 boards, after which it answers with a non-optimal solution's first move.
@@ -15,7 +15,7 @@ pub const HINT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const MEMORY: usize = 512 << 20;
 
 /// The advice for one position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Hint {
     /// The move to make.
     pub step: Move,
@@ -33,7 +33,22 @@ pub struct Hint {
     pub solution: Vec<Move>,
     /// The other legal moves, with what is known of the distance after each.
     pub neighbours: Vec<Neighbour>,
+    /// The path the hint came from, kept so that the hints along it answer at once (boards
+    /// of more than 16 cells: see [`Trail`]).
+    pub trail: Option<Arc<Trail>>,
 }
+
+/// Two hints are the same advice (whichever trail each keeps).
+impl PartialEq for Hint {
+    fn eq(&self, other: &Hint) -> bool {
+        (self.step, self.tile, self.distance, self.optimal, self.lower_bound)
+            == (other.step, other.tile, other.distance, other.optimal, other.lower_bound)
+            && self.solution == other.solution
+            && self.neighbours == other.neighbours
+    }
+}
+
+impl Eq for Hint {}
 
 /// A legal move from the hinted position and the distance after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,17 +78,39 @@ pub fn hint(
     if board == goal {
         return Ok(None);
     }
-    let options = Options {
+    let options = options(Some(cancel));
+    let answer = solver.hint(board, goal, &options).map_err(|e| e.to_string())?;
+    let trail = Trail::new(board, goal, &options, &answer).map(Arc::new);
+    advice(board, &answer, trail)
+}
+
+/// The hint for `board` read from the path of an earlier one, when `board` lies on it: at
+/// once, without a solve (see [`Trail`]); `None` when it does not.
+pub fn follow(trail: &Arc<Trail>, board: &Board, goal: &Board) -> Option<Hint> {
+    let answer = trail.hint(board, goal, &options(None))?;
+    advice(board, &answer, Some(Arc::clone(trail))).ok().flatten()
+}
+
+/// What the game asks the solver for a hint with.
+fn options(cancel: Option<Arc<AtomicBool>>) -> Options {
+    Options {
         algorithm: Algorithm::Auto,
         limits: Limits {
             max_nodes: None,
             max_memory: Some(MEMORY),
             timeout: Some(HINT_TIMEOUT),
-            cancel: Some(cancel),
+            cancel,
         },
         ..Options::default()
-    };
-    let answer = solver.hint(board, goal, &options).map_err(|e| e.to_string())?;
+    }
+}
+
+/// The game's advice from the solver's hint.
+fn advice(
+    board: &Board,
+    answer: &npuzzle_solver::Hint,
+    trail: Option<Arc<Trail>>,
+) -> Result<Option<Hint>, String> {
     match (answer.best, answer.distance, answer.solution.status) {
         (Some(step), Some(distance), _) => Ok(Some(Hint {
             step,
@@ -93,6 +130,7 @@ pub fn hint(
                     Some(Neighbour { step: m.direction, distance, exact: m.exact })
                 })
                 .collect(),
+            trail,
         })),
         (_, _, Status::Solved) => Ok(None),
         (_, _, Status::Unsolvable) => Err("this board cannot reach the goal".to_string()),

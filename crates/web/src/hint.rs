@@ -6,10 +6,50 @@
 //! the next move of a fast solver with `"optimal": false` and the length of its solution.
 //! It also lists every legal move with the distance after it: exact for every move up to 9
 //! cells; on larger boards exact for the hinted move only, lower bounds for the others.
+//!
+//! On boards of more than 16 cells the server keeps the paths of its recent hints
+//! ([`Trails`]): a hint for a position along one answers at once with the rest of that path
+//! (its `distance` one less each move made along it, and a `note` that says so), rather than
+//! a search of seconds whose path could be longer than the one the player just followed.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 use npuzzle_core::Board;
-use npuzzle_solver::{HeuristicKind, Hint, Status};
+use npuzzle_solver::{HeuristicKind, Hint, Options, Status, Trail};
 use serde::Serialize;
+
+/// The paths of the server's recent hints on boards of more than 16 cells (at most
+/// [`Trails::CAPACITY`], the most recently used first), shared by every client: a path is a
+/// fact about the board, whoever asked.
+#[derive(Debug, Default)]
+pub struct Trails(Mutex<VecDeque<Arc<Trail>>>);
+
+impl Trails {
+    /// How many paths are kept (a 32x32 path of 38,000 moves keeps about 1 MB of position
+    /// hashes).
+    pub const CAPACITY: usize = 32;
+
+    /// The hint for `board` read from a kept path it lies on, if any (see [`Trail::hint`]).
+    pub fn hint(&self, board: &Board, goal: &Board, options: &Options) -> Option<Hint> {
+        let mut trails = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (i, hint) = trails
+            .iter()
+            .enumerate()
+            .find_map(|(i, t)| Some((i, t.hint(board, goal, options)?)))?;
+        if let Some(trail) = trails.remove(i) {
+            trails.push_front(trail);
+        }
+        Some(hint)
+    }
+
+    /// Keeps `trail`, forgetting the least recently used path beyond the capacity.
+    pub fn remember(&self, trail: Trail) {
+        let mut trails = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        trails.push_front(Arc::new(trail));
+        trails.truncate(Self::CAPACITY);
+    }
+}
 
 /// One legal move of the board and the distance after it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -55,6 +95,9 @@ pub struct HintAnswer {
     pub seconds: f64,
     /// Why there is no move; null otherwise.
     pub error: Option<String>,
+    /// How the answer was found when it is not proven optimal, or was read from the path of
+    /// an earlier hint; null otherwise.
+    pub note: Option<String>,
     /// Every legal move with the distance after it.
     pub moves: Vec<MoveAnswer>,
 }
@@ -76,6 +119,7 @@ impl HintAnswer {
             heuristic: solution.heuristic.map(HeuristicKind::name),
             seconds,
             error: solution.error(),
+            note: solution.note(),
             moves: hint
                 .moves
                 .iter()

@@ -15,8 +15,9 @@
 //!   `board`, `goal`, `width`, `height`, `algorithm`, `heuristic`, `optimal`, `length`,
 //!   `moves`, `tiles`, `expanded`, `generated`, `max_frontier`, `seconds`, `error`, and
 //!   `note` when there is one. With `"mode": "hint"` it answers only the next move:
-//!   `move` (its letter), `tile`, `distance` and `optimal`, and every legal move with the
-//!   distance after it (see [`hint`]).
+//!   `move` (its letter), `tile`, `distance`, `optimal`, `lower_bound` and `note`, and every
+//!   legal move with the distance after it; along the path of a recent hint on a board of
+//!   more than 16 cells, the rest of that path at once (see [`hint`]).
 //! - `GET /api/scramble?size=4x4&seed=7&goal=blank-last`: a uniformly random solvable board,
 //!   `{"board", "size", "goal", "seed", "solvable"}`; the seed defaults to the clock.
 //! - `GET /api/search?board=...&algorithm=...&heuristic=...&weight=...&pace=...`: the search
@@ -120,7 +121,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 pub use error::{AppError, AppJson, AppPath, AppQuery, RETRY_AFTER_SECS};
-pub use hint::{HintAnswer, MoveAnswer};
+pub use hint::{HintAnswer, MoveAnswer, Trails};
 pub use npuzzle_solver::Record;
 pub use pool::{Pool, PoolLoad};
 pub use scramble::{ScrambleQuery, Scrambled};
@@ -219,6 +220,8 @@ pub struct AppState {
     pub pool: Pool,
     /// The searches streaming now.
     pub streams: Arc<Streams>,
+    /// The paths of recent hints, which answer the hints along them at once.
+    pub trails: Trails,
 }
 
 impl AppState {
@@ -227,7 +230,7 @@ impl AppState {
         let pool = Pool::new(config.workers, config.queue, config.queue_wait);
         let streams = Arc::new(Streams::new(config.stream_workers));
         let solver = config.solver.clone();
-        Arc::new(AppState { config, solver, pool, streams })
+        Arc::new(AppState { config, solver, pool, streams, trails: Trails::default() })
     }
 }
 

@@ -8,11 +8,11 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use npuzzle_core::{Board, Goal, parse_board};
-use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Record, Solution, Solver};
+use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Record, Solution, Solver, Trail};
 use serde::Deserialize;
 
 use crate::error::{AppError, AppJson};
-use crate::hint::HintAnswer;
+use crate::hint::{HintAnswer, Trails};
 use crate::pool::PoolError;
 use crate::{AppState, Config};
 
@@ -166,9 +166,10 @@ pub async fn handler(
             Ok(Json(record).into_response())
         }
         Mode::Hint => {
+            let shared = Arc::clone(&state);
             let answer = state
                 .pool
-                .run(move |cancel| hint_task(&solver, task, cancel))
+                .run(move |cancel| hint_task(&solver, &shared.trails, task, cancel))
                 .await
                 .map_err(pool_error)??;
             Ok(Json(answer).into_response())
@@ -199,10 +200,16 @@ pub fn solve_task(
 /// 400 when the solver refuses the request; 500 when its solution does not reach the goal.
 pub fn hint_task(
     solver: &Solver,
+    trails: &Trails,
     mut task: Task,
     cancel: Arc<AtomicBool>,
 ) -> Result<HintAnswer, AppError> {
     let clock = Instant::now();
+    // On the path of a recent hint: the rest of it, at once.
+    if let Some(hint) = trails.hint(&task.board, &task.goal, &task.options) {
+        check(&task.board, &task.goal, &hint.solution)?;
+        return Ok(HintAnswer::new(&task.board, &task.goal, &hint, clock.elapsed().as_secs_f64()));
+    }
     task.options.limits.cancel = Some(cancel);
     // A player waits for a hint: the optimal attempt gets 2 s (with the 4x4's 7-8 table it
     // needs a fraction of that), then weighted A* answers, labelled as such.
@@ -211,6 +218,9 @@ pub fn hint_task(
         .best_move_hint(&task.board, &task.goal, &task.options)
         .map_err(|err| AppError::bad_request(err.to_string()))?;
     check(&task.board, &task.goal, &hint.solution)?;
+    if let Some(trail) = Trail::new(&task.board, &task.goal, &task.options, &hint) {
+        trails.remember(trail);
+    }
     Ok(HintAnswer::new(&task.board, &task.goal, &hint, clock.elapsed().as_secs_f64()))
 }
 

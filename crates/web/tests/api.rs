@@ -205,6 +205,56 @@ async fn hint_gives_the_next_optimal_move_and_distance() {
 }
 
 #[tokio::test]
+async fn hints_along_the_path_of_a_recent_hint_answer_from_it() {
+    let state = state();
+    let (_, _, scrambled) =
+        send(&state, Request::get("/api/scramble?size=6x5&seed=3").body(Body::empty()).unwrap())
+            .await;
+    let board: Board = scrambled["board"].as_str().unwrap().parse().unwrap();
+    let ask =
+        |board: &Board| json!({"board": board.to_string(), "mode": "hint", "timeout_ms": 1500});
+    let (status, first) = solve(&state, ask(&board)).await;
+    assert_eq!((status, first["status"].clone()), (StatusCode::OK, json!("solved")), "{first}");
+    let distance = first["distance"].as_u64().unwrap();
+    let bound = first["lower_bound"].as_u64().unwrap();
+    assert!(!first["note"].as_str().unwrap().contains("no new search"), "{first}");
+    // The player follows three hints: each is the next move of the same path, one shorter.
+    let mut at = board.clone();
+    let mut hint = first.clone();
+    for k in 1..=3u64 {
+        let step: Moves = hint["move"].as_str().unwrap().parse().unwrap();
+        at.apply(step.as_slice()[0]).unwrap();
+        let (status, next) = solve(&state, ask(&at)).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        assert_eq!(next["distance"], json!(distance - k), "{next}");
+        assert_eq!(
+            (next["optimal"].clone(), next["algorithm"].clone()),
+            (first["optimal"].clone(), first["algorithm"].clone())
+        );
+        let note = next["note"].as_str().unwrap();
+        let back = if k == 1 { "1 move back".to_string() } else { format!("{k} moves back") };
+        assert!(note.ends_with(&format!("a hint found {back} (no new search)")), "{note}");
+        let lower = next["lower_bound"].as_u64().unwrap();
+        assert!(lower >= bound - k && lower <= distance - k, "{next}");
+        hint = next;
+    }
+    // Off the path (a move back is not on it: the path has no loops), a new search.
+    let off = board
+        .moved(
+            board
+                .legal_moves()
+                .find(|&m| {
+                    Some(m.letter()) != first["move"].as_str().and_then(|s| s.chars().next())
+                })
+                .unwrap(),
+        )
+        .unwrap();
+    let (_, fresh) = solve(&state, ask(&off)).await;
+    assert_eq!(fresh["status"], "solved", "{fresh}");
+    assert!(!fresh["note"].as_str().unwrap_or_default().contains("no new search"), "{fresh}");
+}
+
+#[tokio::test]
 async fn scramble_is_seeded_solvable_and_sized() {
     let state = state();
     let get = |uri: &str| Request::get(uri).body(Body::empty()).unwrap();
