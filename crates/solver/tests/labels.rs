@@ -151,6 +151,60 @@ fn a_board_at_its_goal_or_answered_at_once_builds_nothing() {
     assert!(!dir.exists() || std::fs::read_dir(dir).unwrap().next().is_none());
 }
 
+/// What a store tells: the builds it starts and its warnings.
+#[derive(Default)]
+struct Told {
+    builds: std::sync::Mutex<usize>,
+    warnings: std::sync::Mutex<Vec<String>>,
+}
+
+impl npuzzle_solver::heuristic::pdb::store::Report for Told {
+    fn building(&self, _: &Board, _: &Partition) {
+        *self.builds.lock().unwrap() += 1;
+    }
+    fn warn(&self, warning: &str) {
+        self.warnings.lock().unwrap().push(warning.to_string());
+    }
+}
+
+#[test]
+fn a_table_build_that_cannot_end_within_the_timeout_stops_there_and_is_not_retried() {
+    let scratch = Scratch::new("labels-outoftime");
+    let dir = scratch.path();
+    let told = Arc::new(Told::default());
+    let store =
+        Store::new(Some(Cache::new(dir))).building_on_demand(true, 1).with_report(told.clone());
+    let solver = Solver::new().with_store(Arc::new(store));
+    // 56 moves: no quick search answers it, so auto wants the 6-6-3 table (about a second
+    // to build), and 20 ms cannot hold that build.
+    let board: Board = "0 9 6 3/8 14 12 13/5 2 7 11/15 10 1 4".parse().unwrap();
+    let goal = Goal::BlankLast.board(board.size()).unwrap();
+    let tight = within(std::time::Duration::from_millis(20));
+    // Before, the build ran to its end past the timeout, and each solve started one.
+    for _ in 0..4 {
+        let s = solver.solve(&board, &goal, &tight).unwrap();
+        assert_eq!(s.status, Status::Solved, "{s:?}");
+        s.replay(&board, &goal).unwrap();
+        assert_ne!(s.heuristic, Some(npuzzle_solver::HeuristicKind::Pdb), "{s:?}");
+    }
+    assert!(solver.store().unwrap().status().held.is_empty());
+    assert!(!dir.exists() || std::fs::read_dir(dir).unwrap().next().is_none());
+    // The first solves' steps may leave no time at all for a build (then none starts); one
+    // cut short is not started again with no more time than twice what it had.
+    let builds = *told.builds.lock().unwrap();
+    assert!(builds <= 2, "{builds} builds");
+    let warnings = told.warnings.lock().unwrap().clone();
+    assert_eq!(warnings.len(), usize::from(builds > 0), "{warnings:?}");
+    if let Some(warning) = warnings.first() {
+        assert!(warning.contains("6-6-3 pattern database") && warning.contains("time limit"));
+    }
+    // With time for it (none given here): built and used.
+    let s = solver.solve(&board, &goal, &Options::default()).unwrap();
+    assert_eq!((s.moves.len(), s.optimal), (56, true));
+    assert_eq!(s.heuristic, Some(npuzzle_solver::HeuristicKind::Pdb));
+    assert_eq!(*told.builds.lock().unwrap(), builds + 1);
+}
+
 #[test]
 fn a_watched_search_says_when_it_cannot_run_the_heuristic_asked_for() {
     let board: Board = "7 5 3/1 2 8/4 0 6".parse().unwrap();

@@ -152,7 +152,7 @@ pub(crate) fn pdb<S: Sampler>(
     budget: Option<Duration>,
     observer: &mut S,
 ) -> Option<StepAnswer> {
-    let db = database(given)?;
+    let db = database(given, budget)?;
     let (board, goal) = (given.board, given.goal);
     if algorithm != SearchAlgorithm::IdaStar {
         let engine = PdbEngine::new(&db).ok()?;
@@ -235,8 +235,9 @@ pub(crate) fn walking_distance(
 
 /// The database serving the board: the one the solver holds, else its store's. A build on
 /// demand is never started for a board already at its goal, nor, under `auto`, for one a
-/// quick search answers at once.
-fn database(given: &Given<'_>) -> Option<Database> {
+/// quick search answers at once; a build stops at the end of the step's `budget` (or the
+/// caller's timeout), and the step runs with linear conflict.
+fn database(given: &Given<'_>, budget: Option<Duration>) -> Option<Database> {
     let Given { solver, board, goal, options, .. } = *given;
     if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d, goal)) {
         return Some(db.clone());
@@ -252,7 +253,8 @@ fn database(given: &Given<'_>) -> Option<Database> {
         return None;
     }
     let cancel = options.limits.cancel.as_deref();
-    store.database_for(goal, cancel).filter(|d| serves(d, goal))
+    let deadline = given.timeout(budget).map(|t| given.clock + t);
+    store.database_until(goal, cancel, deadline).filter(|d| serves(d, goal))
 }
 
 /// Whether a quick optimal search (IDA* with linear conflict, [`QUICK_NODES`] expansions)

@@ -94,6 +94,10 @@ pub struct Store {
     /// The time limit a build of the 24-puzzle's tables last ran out of: requests with no
     /// more time than that are not made to wait for another.
     twentyfour_out_of_time: Mutex<Option<Duration>>,
+    /// The same for the small partitions built on demand (a 4x4's 6-6-3 takes about a
+    /// second), as the time that was left: a solve with at most twice that left goes on
+    /// without the table at once.
+    small_out_of_time: Mutex<Option<Duration>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -123,6 +127,7 @@ impl Store {
             building: Mutex::new(Vec::new()),
             warned: Mutex::new(Vec::new()),
             twentyfour_out_of_time: Mutex::new(None),
+            small_out_of_time: Mutex::new(None),
         }
     }
 
@@ -246,6 +251,17 @@ impl Store {
     /// partition for the goal's frame when the store builds on demand (stopped when `cancel`
     /// is raised). `None` when there is none to have.
     pub fn database_for(&self, goal: &Board, cancel: Option<&AtomicBool>) -> Option<Database> {
+        self.database_until(goal, cancel, None)
+    }
+
+    /// [`Store::database_for`] with a build stopped at `deadline` too (then `None`: a solve
+    /// under a timeout goes on without the table rather than past its limit).
+    pub fn database_until(
+        &self,
+        goal: &Board,
+        cancel: Option<&AtomicBool>,
+        deadline: Option<Instant>,
+    ) -> Option<Database> {
         if let Some(db) = self.find(goal) {
             return Some(db);
         }
@@ -261,7 +277,27 @@ impl Store {
         if let Some(db) = self.held_for(canonical) {
             return Some(db);
         }
-        let db = self.build(canonical, &partition, self.threads, cancel)?;
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        // No time at all, or up to twice the time a build ran out of (the next solve's steps
+        // leave it a few milliseconds more or less than the last's): not enough either.
+        if left.is_some_and(|left| {
+            left.is_zero() || lock(&self.small_out_of_time).is_some_and(|f| left <= f * 2)
+        }) {
+            return None;
+        }
+        let (db, out_of_time) =
+            until(deadline, cancel, |stop| self.build(canonical, &partition, self.threads, stop));
+        if out_of_time && let Some(left) = left {
+            let mut failed = lock(&self.small_out_of_time);
+            *failed = Some(failed.map_or(left, |f| f.max(left)));
+            drop(failed);
+            self.warn(&format!(
+                "the {} pattern database for {canonical} was not built within the time limit, \
+                 so the search went on without it",
+                partition.sizes()
+            ));
+        }
+        let db = db?;
         self.hold(db.clone());
         Some(db)
     }
@@ -287,6 +323,8 @@ impl Store {
                 self.report.built(&db, clock.elapsed().as_secs_f64(), saved.as_ref());
                 Some(db)
             }
+            // Stopped: whoever stopped it (a deadline, a cancel) knows, and says so if needed.
+            Err(crate::heuristic::pdb::BuildError::Cancelled) => None,
             Err(e) => {
                 self.report
                     .warn(&format!("building the {} pattern database: {e}", partition.sizes()));
