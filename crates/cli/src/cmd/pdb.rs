@@ -130,6 +130,12 @@ impl Report for Reporter {
     }
 
     fn warn(&self, warning: &str) {
+        // A build's bar ends here: the warning is the last of it that the run waits for (a
+        // solve that stopped waiting for the build, whose output would otherwise come between
+        // the bar's redraws).
+        if let Some(bar) = self.bar.lock().unwrap_or_else(PoisonError::into_inner).take() {
+            bar.finish_and_clear();
+        }
         crate::stdio::complain(format_args!("warning: {warning}"));
     }
 }

@@ -235,8 +235,9 @@ pub(crate) fn walking_distance(
 
 /// The database serving the board: the one the solver holds, else its store's. A build on
 /// demand is never started for a board already at its goal, nor, under `auto`, for one a
-/// quick search answers at once; a build stops at the end of the step's `budget` (or the
-/// caller's timeout), and the step runs with linear conflict.
+/// quick search answers at once; a build is waited for until the end of the step's `budget`
+/// (or the caller's timeout), and then the step runs with linear conflict (the build goes on
+/// for the solves after it).
 fn database(given: &Given<'_>, budget: Option<Duration>) -> Option<Database> {
     let Given { solver, board, goal, options, .. } = *given;
     if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d, goal)) {

@@ -94,10 +94,9 @@ pub struct Store {
     /// The time limit a build of the 24-puzzle's tables last ran out of: requests with no
     /// more time than that are not made to wait for another.
     twentyfour_out_of_time: Mutex<Option<Duration>>,
-    /// The same for the small partitions built on demand (a 4x4's 6-6-3 takes about a
-    /// second), as the time that was left: a solve with at most twice that left goes on
-    /// without the table at once.
-    small_out_of_time: Mutex<Option<Duration>>,
+    /// The frames whose small partition is being built on a thread of its own
+    /// ([`Store::database_until`]), each with the flag its build raises when it ends.
+    pending: Mutex<Vec<(Board, Arc<AtomicBool>)>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -127,7 +126,7 @@ impl Store {
             building: Mutex::new(Vec::new()),
             warned: Mutex::new(Vec::new()),
             twentyfour_out_of_time: Mutex::new(None),
-            small_out_of_time: Mutex::new(None),
+            pending: Mutex::new(Vec::new()),
         }
     }
 
@@ -251,17 +250,6 @@ impl Store {
     /// partition for the goal's frame when the store builds on demand (stopped when `cancel`
     /// is raised). `None` when there is none to have.
     pub fn database_for(&self, goal: &Board, cancel: Option<&AtomicBool>) -> Option<Database> {
-        self.database_until(goal, cancel, None)
-    }
-
-    /// [`Store::database_for`] with a build stopped at `deadline` too (then `None`: a solve
-    /// under a timeout goes on without the table rather than past its limit).
-    pub fn database_until(
-        &self,
-        goal: &Board,
-        cancel: Option<&AtomicBool>,
-        deadline: Option<Instant>,
-    ) -> Option<Database> {
         if let Some(db) = self.find(goal) {
             return Some(db);
         }
@@ -277,29 +265,75 @@ impl Store {
         if let Some(db) = self.held_for(canonical) {
             return Some(db);
         }
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        // No time at all, or up to twice the time a build ran out of (the next solve's steps
-        // leave it a few milliseconds more or less than the last's): not enough either.
-        if left.is_some_and(|left| {
-            left.is_zero() || lock(&self.small_out_of_time).is_some_and(|f| left <= f * 2)
-        }) {
-            return None;
-        }
-        let (db, out_of_time) =
-            until(deadline, cancel, |stop| self.build(canonical, &partition, self.threads, stop));
-        if out_of_time && let Some(left) = left {
-            let mut failed = lock(&self.small_out_of_time);
-            *failed = Some(failed.map_or(left, |f| f.max(left)));
-            drop(failed);
-            self.warn(&format!(
-                "the {} pattern database for {canonical} was not built within the time limit, \
-                 so the search went on without it",
-                partition.sizes()
-            ));
-        }
-        let db = db?;
+        let db = self.build(canonical, &partition, self.threads, cancel)?;
         self.hold(db.clone());
         Some(db)
+    }
+
+    /// [`Store::database_for`] for a solve that must answer by `deadline`: a build runs on a
+    /// thread of its own at the lowest scheduling priority, which the solve waits for until
+    /// `deadline` or `cancel`; then it goes on without
+    /// the table (`None`, and a warning once), and the build goes on for the solves after it
+    /// (a server's, a game's, a batch's), which find the table held once it ends. Without a
+    /// deadline, [`Store::database_for`].
+    pub fn database_until(
+        self: &Arc<Self>,
+        goal: &Board,
+        cancel: Option<&AtomicBool>,
+        deadline: Option<Instant>,
+    ) -> Option<Database> {
+        use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+        let Some(deadline) = deadline else {
+            return self.database_for(goal, cancel);
+        };
+        if let Some(db) = self.find(goal) {
+            return Some(db);
+        }
+        if !self.on_demand {
+            return None;
+        }
+        let canonical = Frame::new(goal).goal().clone();
+        let partition = Partition::small(&canonical).ok()?;
+        let done = {
+            let mut pending = lock(&self.pending);
+            if let Some((_, done)) = pending.iter().find(|(g, _)| *g == canonical) {
+                Arc::clone(done)
+            } else {
+                let done = Arc::new(AtomicBool::new(false));
+                let (store, frame_goal, flag) =
+                    (Arc::clone(self), canonical.clone(), Arc::clone(&done));
+                let spawned = std::thread::Builder::new()
+                    .name("npuzzle-pdb-build".into())
+                    .spawn(move || {
+                        lower_priority();
+                        store.database_for(&frame_goal, None);
+                        lock(&store.pending).retain(|(g, _)| *g != frame_goal);
+                        flag.store(true, Release);
+                    })
+                    .is_ok();
+                if !spawned {
+                    drop(pending);
+                    return self.database_for(goal, cancel);
+                }
+                pending.push((canonical.clone(), Arc::clone(&done)));
+                done
+            }
+        };
+        while !done.load(Acquire) {
+            let now = Instant::now();
+            if now >= deadline || cancel.is_some_and(|c| c.load(Relaxed)) {
+                if now >= deadline {
+                    self.warn(&format!(
+                        "the {} pattern database for {canonical} was not ready within the time \
+                         limit, so the search went on without it (its build goes on)",
+                        partition.sizes()
+                    ));
+                }
+                return None;
+            }
+            std::thread::sleep((deadline - now).min(Duration::from_millis(5)));
+        }
+        self.find(goal)
     }
 
     /// Builds `partition` for `goal`, reporting, and saves it to the cache.
