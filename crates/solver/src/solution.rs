@@ -295,7 +295,8 @@ impl fmt::Display for Note {
                          conflicts and squared distances, then beams and IDA* over windows of \
                          the path; the tables prove the bound with linear conflict, re-solve \
                          windows of up to 70 moves and search for an answer two moves \
-                         shorter): the optimum is at least {lower_bound} \
+                         shorter, and when it stays far above the bound the engine runs again \
+                         from the position after its first move): the optimum is at least {lower_bound} \
                          moves, so this answer is at most {gap} moves ({percent:.1}%) longer"
                     )?;
                 } else {
