@@ -186,6 +186,9 @@ pub enum Note {
         /// Whether a beam stopped short of the goal and the reduction solver finished its
         /// path (before the windows shortened it).
         finished_by_reduction: bool,
+        /// Whether the engine ran a second time from the position after the answer's first
+        /// move (5x5 with the tables, an answer far above its bound, time left).
+        restarted: bool,
         /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
         /// mended a knot at a time (before the windows shortened the path).
         mended: bool,
@@ -283,7 +286,15 @@ impl fmt::Display for Note {
                     )
                 }
             }
-            Note::Near { lower_bound, length, tables, finished_by_reduction, mended, peeled } => {
+            Note::Near {
+                lower_bound,
+                length,
+                tables,
+                finished_by_reduction,
+                restarted,
+                mended,
+                peeled,
+            } => {
                 let gap = (*length as u64).saturating_sub(*lower_bound);
                 let percent =
                     if *lower_bound > 0 { 100.0 * gap as f64 / *lower_bound as f64 } else { 0.0 };
@@ -295,9 +306,14 @@ impl fmt::Display for Note {
                          conflicts and squared distances, then beams and IDA* over windows of \
                          the path; the tables prove the bound with linear conflict, re-solve \
                          windows of up to 70 moves and search for an answer two moves \
-                         shorter, and when it stays far above the bound the engine runs again \
-                         from the position after its first move): the optimum is at least {lower_bound} \
-                         moves, so this answer is at most {gap} moves ({percent:.1}%) longer"
+                         shorter{again}): the optimum is at least {lower_bound} \
+                         moves, so this answer is at most {gap} moves ({percent:.1}%) longer",
+                        again = if *restarted {
+                            "; far above the bound, the engine ran again from the position \
+                             after the first move"
+                        } else {
+                            ""
+                        }
                     )?;
                 } else {
                     write!(

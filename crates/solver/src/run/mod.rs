@@ -351,6 +351,7 @@ impl Task<'_> {
                         length,
                         tables: answer.tables,
                         finished_by_reduction: answer.finished_by_reduction,
+                        restarted: answer.restarted,
                         mended: answer.mended,
                         peeled: answer.peeled,
                     });

@@ -480,6 +480,9 @@ pub struct Answer {
     /// On a board beyond [`MAX_CELLS`], the width and height of the region the reduction
     /// solver left for the engine ([`MAX_PEELED_CELLS`]).
     pub peeled: Option<(usize, usize)>,
+    /// Whether a second run from the position after the first move ran (5x5 with the
+    /// tables, an answer far above its bound: see `restart`).
+    pub restarted: bool,
 }
 
 /// How the best answer's beam ended: at the goal, or finished by another method.
@@ -869,6 +872,7 @@ fn restart(
         ..settings.clone()
     };
     let Ok(second) = run(&next, goal, &again, schedule, &mut |_, _| {}) else { return answer };
+    answer.restarted = true;
     answer.nodes += second.nodes;
     answer.attempts += second.attempts;
     answer.width = answer.width.max(second.width);
@@ -959,6 +963,7 @@ fn run(
             finished_by_reduction: false,
             mended: false,
             peeled: None,
+            restarted: false,
         });
     }
     // Korf & Felner's tables for this goal: their bound at the root, and windows below.
@@ -997,6 +1002,7 @@ fn run(
                     finished_by_reduction: false,
                     mended: false,
                     peeled: None,
+                    restarted: false,
                 });
             }
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
@@ -1023,6 +1029,7 @@ fn run(
                 finished_by_reduction: false,
                 mended: false,
                 peeled: None,
+                restarted: false,
             });
         }
         Outcome::Found(_) => {}
@@ -1486,6 +1493,7 @@ fn run(
         finished_by_reduction: from_finished == Finish::Reduction,
         mended: from_finished == Finish::Mended,
         peeled: None,
+        restarted: false,
     })
 }
 
@@ -1531,6 +1539,7 @@ fn peeled(
         optimal: false,
         first_length: offset + inner.first_length,
         peeled: Some((region.width(), region.height())),
+        restarted: false,
         ..inner
     })
 }
