@@ -186,9 +186,10 @@ pub enum Note {
         /// Whether a beam stopped short of the goal and the reduction solver finished its
         /// path (before the windows shortened it).
         finished_by_reduction: bool,
-        /// Whether the engine ran a second time from the position after the answer's first
-        /// move (5x5 with the tables, an answer far above its bound, time left).
-        restarted: bool,
+        /// How many more times the engine ran, each from a position one move from the board:
+        /// first the one after the answer's first move, then the board's other neighbours
+        /// (5x5 with the tables, an answer far above its bound, time left).
+        restarted: u32,
         /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
         /// mended a knot at a time (before the windows shortened the path).
         mended: bool,
@@ -308,11 +309,15 @@ impl fmt::Display for Note {
                          windows of up to 70 moves and search for an answer two moves \
                          shorter{again}): the optimum is at least {lower_bound} \
                          moves, so this answer is at most {gap} moves ({percent:.1}%) longer",
-                        again = if *restarted {
-                            "; far above the bound, the engine ran again from the position \
-                             after the first move"
-                        } else {
-                            ""
+                        again = match restarted {
+                            0 => String::new(),
+                            1 => "; far above the bound, the engine ran again from the position \
+                                  after the first move"
+                                .to_string(),
+                            n => format!(
+                                "; far above the bound, the engine ran {n} more times, each \
+                                 from a position one move from the board"
+                            ),
                         }
                     )?;
                 } else {
@@ -595,6 +600,35 @@ mod tests {
         let longer = |seconds| Note::NearLonger { length: 2_623, seconds }.to_string();
         assert!(longer(0.041).contains("answer in 0.04 s was"), "{}", longer(0.041));
         assert!(longer(2.46).contains("answer in 2.5 s was"), "{}", longer(2.46));
+    }
+
+    /// The near engine's note names the further runs only when they ran, and how many.
+    #[test]
+    fn the_near_note_counts_the_runs_that_ran() {
+        let note = |restarted| {
+            Note::Near {
+                lower_bound: 80,
+                length: 88,
+                tables: true,
+                finished_by_reduction: false,
+                restarted,
+                mended: false,
+                peeled: None,
+            }
+            .to_string()
+        };
+        assert!(!note(0).contains("ran again") && !note(0).contains("more times"), "{}", note(0));
+        assert!(
+            note(1).contains("the engine ran again from the position after the first move"),
+            "{}",
+            note(1)
+        );
+        assert!(
+            note(2).contains("the engine ran 2 more times, each from a position one move from"),
+            "{}",
+            note(2)
+        );
+        assert!(note(2).contains("at most 8 moves (10.0%) longer"), "{}", note(2));
     }
 
     /// The notes read as one sentence: "so" between a cause and its consequence, never

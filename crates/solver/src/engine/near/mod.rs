@@ -68,14 +68,20 @@
 //!    less than it might seem: of the first 40 of DeepCubeA's 24-puzzles that the plain
 //!    solve leaves above the optimum, `--improve 20` (these searches for 20 s) brought 15
 //!    to it (8 proven), and left 25 two to four moves above.
-//! 5. **A second run** (5x5, with the tables, a plain solve): when the answer is still 6 or
+//! 5. **More runs** (5x5, with the tables, a plain solve): when the answer is still 6 or
 //!    more moves above its bound after step 4, the whole engine runs again from the position
 //!    after its first move (within the budget left, at least 2 s), and the shorter path is
 //!    kept: its beams start from another root, so its paths, windows and searches are new
 //!    (on DeepCubeA's first 100 24-puzzles, `solve --timeout 10` as the first run: 16
 //!    answers above the optimum, 89.82 moves on average against 89.46 optimal; the second
-//!    run brought 7 of them to it and one 2 moves nearer: 89.64, 91 optimal). With it a
-//!    plain solve of such a board takes up to about 18 s instead of 9.
+//!    run brought 7 of them to it and one 2 moves nearer: 89.64, 91 optimal). When the
+//!    answer is still that far above its bound, it runs a third time, from another of the
+//!    board's neighbours (the one the tables bound lowest): on the 63 boards of DeepCubeA's
+//!    set that two runs had left above the optimum and 6 or more above their bound (whole-set
+//!    bench, `--timeout 30`), three runs (`bench --timeout 30 --only` those, each run's
+//!    length logged) ran the third on 62; it shortened 12 answers, each to the optimum, where
+//!    the second run shortened 6 (these are boards where it had failed before). With it a
+//!    plain solve of such a board takes up to about 27 s instead of 18.
 //! 6. **Anytime** ([`Settings::anytime`]): beams in both directions with other rankings,
 //!    twice as wide each round of them, each improved the same way, and longer windows over
 //!    the best path, until the budget runs out; the best answer so far is kept, so answers
@@ -480,9 +486,9 @@ pub struct Answer {
     /// On a board beyond [`MAX_CELLS`], the width and height of the region the reduction
     /// solver left for the engine ([`MAX_PEELED_CELLS`]).
     pub peeled: Option<(usize, usize)>,
-    /// Whether a second run from the position after the first move ran (5x5 with the
-    /// tables, an answer far above its bound: see `restart`).
-    pub restarted: bool,
+    /// How many more times the engine ran from a position one move from the board (5x5
+    /// with the tables, an answer far above its bound: see `restart`).
+    pub restarted: u32,
 }
 
 /// How the best answer's beam ended: at the goal, or finished by another method.
@@ -768,8 +774,12 @@ const TABLE_SEARCH_END: f64 = 4.0;
 const TABLE_SEARCH_END_WIDE: f64 = 9.0;
 const WIDE_GAP: u64 = 6;
 
-/// The least time left for [`restart`]'s second run.
+/// The least time left for each of [`restart`]'s runs.
 const RESTART_LEAST: Duration = Duration::from_secs(2);
+
+/// The most runs of the whole engine in a plain solve: the first, and [`restart`]'s (each
+/// takes about 9 s on a board far above its bound; the bench at `--timeout 30` fits three).
+const MAX_RUNS: usize = 3;
 
 /// Where on the best path those searches start (moves from the board), in turn: each
 /// searches the subtree of its position within the rest of the path less two, a few times
@@ -840,14 +850,19 @@ pub fn solve_observed(
 /// On 5x5 with Korf & Felner's tables, a plain solve whose answer is still `WIDE_GAP` or more
 /// moves above its bound (most such answers are above the optimum) runs the whole engine
 /// again from the position after the answer's first move, within the budget left, and
-/// keeps the shorter path. The second run's beams start from another root, so its paths,
-/// windows and searches for a shorter path are new, where more time for the first run's
-/// searches (30 s instead of 9) brought 1 of 10 answers to the optimum: on the first 100 of
+/// keeps the shorter path; while the answer stays that far above its bound, it runs again
+/// from the board's other neighbours, the one the tables bound lowest first, up to
+/// `MAX_RUNS` runs in all. Each run's beams start from another root, so its paths, windows
+/// and searches for a shorter path are new, where more time for the first run's searches
+/// (30 s instead of 9) brought 1 of 10 answers to the optimum: on the first 100 of
 /// DeepCubeA's 24-puzzles, of the 16 answers above the optimum (2 to 4 moves, each 6 or more
 /// above its bound), the second run (9 s more) brought seven to the optimum and one 2 moves
-/// nearer; a run from the position two moves along, none more.
+/// nearer; a run from the position two moves along, none more. A third run starts from
+/// another neighbour of the board (a way round an answer whose first move leads away from
+/// every optimal path): figures in the module's docs (step 5).
 ///
-/// It needs at least `RESTART_LEAST` left (a game's hint, within 8 s, has none).
+/// It needs at least `RESTART_LEAST` left (a game's hint, within 8 s, has none). The bound
+/// rises to what a run proves less one, whichever neighbour it started from.
 fn restart(
     board: &Board,
     goal: &Board,
@@ -856,37 +871,50 @@ fn restart(
     mut answer: Answer,
     better: &mut dyn FnMut(usize, u64),
 ) -> Answer {
-    let length = answer.moves.len() as u64;
-    let wide = length >= answer.lower_bound + WIDE_GAP;
-    if settings.tables.is_none() || settings.anytime || answer.optimal || !wide {
+    let Some(tables) = settings.tables.as_ref().filter(|t| t.goal() == goal) else {
         return answer;
-    }
-    let left = settings.budget.deadline.saturating_duration_since(Instant::now());
-    if left < RESTART_LEAST {
-        return answer;
-    }
-    let Some(&first) = answer.moves.as_slice().first() else { return answer };
-    let Some(next) = board.moved(first) else { return answer };
-    let again = Settings {
-        max_nodes: settings.max_nodes.map(|m| m.saturating_sub(answer.nodes)),
-        ..settings.clone()
     };
-    let Ok(second) = run(&next, goal, &again, schedule, &mut |_, _| {}) else { return answer };
-    answer.restarted = true;
-    answer.nodes += second.nodes;
-    answer.attempts += second.attempts;
-    answer.width = answer.width.max(second.width);
-    // A move changes the distance by exactly one.
-    answer.lower_bound = answer.lower_bound.max(second.lower_bound.saturating_sub(1));
-    if second.moves.len() + 1 < answer.moves.len() {
+    if settings.anytime {
+        return answer;
+    }
+    // The roots in turn: the answer's first move, then the board's other moves, the one whose
+    // position the tables bound lowest first.
+    let mut roots: Vec<(u32, Move, Board)> = Move::ALL
+        .iter()
+        .filter_map(|&m| board.moved(m).map(|b| (tables.estimate(&b), m, b)))
+        .collect();
+    roots.sort_by_key(|&(estimate, m, _)| (answer.moves.as_slice().first() != Some(&m), estimate));
+    for (_, first, next) in roots.into_iter().take(MAX_RUNS - 1) {
+        let length = answer.moves.len() as u64;
+        if answer.optimal || length < answer.lower_bound + WIDE_GAP {
+            break;
+        }
+        let left = settings.budget.deadline.saturating_duration_since(Instant::now());
+        if left < RESTART_LEAST {
+            break;
+        }
+        let again = Settings {
+            max_nodes: settings.max_nodes.map(|m| m.saturating_sub(answer.nodes)),
+            ..settings.clone()
+        };
+        let Ok(second) = run(&next, goal, &again, schedule, &mut |_, _| {}) else { break };
+        answer.restarted += 1;
+        answer.nodes += second.nodes;
+        answer.attempts += second.attempts;
+        answer.width = answer.width.max(second.width);
+        // A move changes the distance by exactly one, whichever it is.
+        answer.lower_bound = answer.lower_bound.max(second.lower_bound.saturating_sub(1));
         let mut moves = vec![first];
         moves.extend_from_slice(second.moves.as_slice());
-        answer.moves = Moves(moves);
-        answer.finished_by_reduction = second.finished_by_reduction;
-        answer.mended = second.mended;
+        window::drop_loops(board, &mut moves);
+        if moves.len() < answer.moves.len() {
+            answer.moves = Moves(moves);
+            answer.finished_by_reduction = second.finished_by_reduction;
+            answer.mended = second.mended;
+        }
+        answer.optimal = answer.moves.len() as u64 == answer.lower_bound;
+        better(answer.moves.len(), answer.lower_bound);
     }
-    answer.optimal = answer.moves.len() as u64 == answer.lower_bound;
-    better(answer.moves.len(), answer.lower_bound);
     answer
 }
 
@@ -963,7 +991,7 @@ fn run(
             finished_by_reduction: false,
             mended: false,
             peeled: None,
-            restarted: false,
+            restarted: 0,
         });
     }
     // Korf & Felner's tables for this goal: their bound at the root, and windows below.
@@ -1002,7 +1030,7 @@ fn run(
                     finished_by_reduction: false,
                     mended: false,
                     peeled: None,
-                    restarted: false,
+                    restarted: 0,
                 });
             }
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
@@ -1029,7 +1057,7 @@ fn run(
                 finished_by_reduction: false,
                 mended: false,
                 peeled: None,
-                restarted: false,
+                restarted: 0,
             });
         }
         Outcome::Found(_) => {}
@@ -1493,7 +1521,7 @@ fn run(
         finished_by_reduction: from_finished == Finish::Reduction,
         mended: from_finished == Finish::Mended,
         peeled: None,
-        restarted: false,
+        restarted: 0,
     })
 }
 
@@ -1539,7 +1567,7 @@ fn peeled(
         optimal: false,
         first_length: offset + inner.first_length,
         peeled: Some((region.width(), region.height())),
-        restarted: false,
+        restarted: 0,
         ..inner
     })
 }
