@@ -81,7 +81,11 @@
 //!    bench, `--timeout 30`), three runs (`bench --timeout 30 --only` those, each run's
 //!    length logged) ran the third on 62; it shortened 12 answers, each to the optimum, where
 //!    the second run shortened 6 (these are boards where it had failed before). With it a
-//!    plain solve of such a board takes up to about 27 s instead of 18.
+//!    plain solve of such a board takes up to about 27 s instead of 18. A fourth run, from
+//!    a third neighbour (`MAX_RUNS` 4, `--timeout 40`), was measured on the first 27 of the
+//!    49 boards those three runs left above the optimum: it ran on 19 and shortened 1,
+//!    where the second and third shortened 2 and 1 of 26 again (each run is another draw):
+//!    about 9 s more on every board far above its bound for that, so it was not kept.
 //! 6. **Anytime** ([`Settings::anytime`]): beams in both directions with other rankings,
 //!    twice as wide each round of them, each improved the same way, and longer windows over
 //!    the best path, until the budget runs out; the best answer so far is kept, so answers
@@ -778,7 +782,8 @@ const WIDE_GAP: u64 = 6;
 const RESTART_LEAST: Duration = Duration::from_secs(2);
 
 /// The most runs of the whole engine in a plain solve: the first, and [`restart`]'s (each
-/// takes about 9 s on a board far above its bound; the bench at `--timeout 30` fits three).
+/// takes about 9 s on a board far above its bound; the bench at `--timeout 30` fits three;
+/// a fourth gained little: module docs, step 5).
 const MAX_RUNS: usize = 3;
 
 /// Where on the best path those searches start (moves from the board), in turn: each
