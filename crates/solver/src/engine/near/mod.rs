@@ -879,7 +879,8 @@ fn restart(
     let Some(tables) = settings.tables.as_ref().filter(|t| t.goal() == goal) else {
         return answer;
     };
-    if settings.anytime {
+    let far = |a: &Answer| !a.optimal && a.moves.len() as u64 >= a.lower_bound + WIDE_GAP;
+    if settings.anytime || !far(&answer) {
         return answer;
     }
     // The roots in turn: the answer's first move, then the board's other moves, the one whose
@@ -890,8 +891,7 @@ fn restart(
         .collect();
     roots.sort_by_key(|&(estimate, m, _)| (answer.moves.as_slice().first() != Some(&m), estimate));
     for (_, first, next) in roots.into_iter().take(MAX_RUNS - 1) {
-        let length = answer.moves.len() as u64;
-        if answer.optimal || length < answer.lower_bound + WIDE_GAP {
+        if !far(&answer) {
             break;
         }
         let left = settings.budget.deadline.saturating_duration_since(Instant::now());
