@@ -64,7 +64,9 @@
 //!    on twelve boards, at each one's optimal length, that found 8 of the paths in 20 s
 //!    against 3 in the sequential search's order. They run until 4 s after the start, or
 //!    9 s when the answer is 6 or more moves above the bound (where most answers are not
-//!    optimal and most others are), so that most boards end in under 5 s. More time helps
+//!    optimal and most others are), so that most boards end in under 5 s; the tables' beam
+//!    narrows so that they have at least half a second (`TABLE_SEARCH_LEAST`) on a slow
+//!    machine. More time helps
 //!    less than it might seem: of the first 40 of DeepCubeA's 24-puzzles that the plain
 //!    solve leaves above the optimum, `--improve 20` (these searches for 20 s) brought 15
 //!    to it (8 proven), and left 25 two to four moves above.
@@ -776,6 +778,22 @@ const TABLE_PROBE_LEFT: f64 = 0.25;
 /// the searches below take seconds to find the shorter path when there is one.
 const TABLE_SEARCH_END: f64 = 4.0;
 const TABLE_SEARCH_END_WIDE: f64 = 9.0;
+/// The least time step 4 keeps in a plain solve on 5x5 with the tables: the tables' beam
+/// narrows to leave it. On a machine at half the usual node rate (2026-11-29) the root
+/// IDA*'s 5 M nodes, the backward beam and the beams over windows took about twice as long,
+/// and step 4 had no time at all: it did not run, the bound stayed the root IDA*'s, and the
+/// answer ended up to a second after `TABLE_SEARCH_END`. There, on DeepCubeA's first 60
+/// 24-puzzles (`bench puzzle24.txt --algorithm near --threads 2 --timeout 30 --limit 60`,
+/// one run each, back to back), of the 26 boards that ended within 5 s, 16 ended after
+/// 4.01 s (up to 4.98 s) before and 2 with this (4.62 s at most); lengths 90.483 against
+/// 90.450 (one board 2 moves longer, another draw of the beams' widths), 54 optimal each,
+/// 10 proven against 9.
+const TABLE_SEARCH_LEAST: f64 = 0.5;
+/// What follows the tables' beam before step 4, in units of the backward beam's time as the
+/// first beam's pace estimates it: the backward beam (which took 1.1 to 2.3 times that
+/// estimate, on the slow machine above), the beams over windows and the tables' windows
+/// (about half the backward beam's time between them).
+const AFTER_TABLE_BEAM: f64 = 2.5;
 const WIDE_GAP: u64 = 6;
 
 /// The least time left for each of [`restart`]'s runs.
@@ -1293,10 +1311,10 @@ fn run(
     let mut tables_ran = false;
     if table_beam.is_some() {
         tables_ran = true;
-        let started = std::time::Instant::now();
+        let calibrating = std::time::Instant::now();
         let calibrate = TABLE_BEAM_CALIBRATION;
         let first = table_search(calibrate, seed, TABLE_WEIGHTS);
-        let per_width = started.elapsed().as_secs_f64() / calibrate as f64;
+        let per_width = calibrating.elapsed().as_secs_f64() / calibrate as f64;
         if let Some(mut moves) = first {
             attempts += 1;
             improve(&mut moves, &PLAIN_WINDOWS, 1, None);
@@ -1307,7 +1325,19 @@ fn run(
         // In a short budget (a tight timeout), a share of the time left: a beam sized for
         // its usual seconds was cut off before its answer (see `TABLE_BEAM_LEFT`).
         let left = settings.budget.deadline.saturating_duration_since(Instant::now());
-        let beam_seconds = TABLE_BEAM_SECONDS.min(TABLE_BEAM_LEFT * left.as_secs_f64());
+        let mut beam_seconds = TABLE_BEAM_SECONDS.min(TABLE_BEAM_LEFT * left.as_secs_f64());
+        // In a plain solve, early enough for the rest of the plan before step 4 (the
+        // backward beam at the first beam's pace, the beams over windows, the tables'
+        // windows: `AFTER_TABLE_BEAM` times the backward beam) to leave step 4
+        // `TABLE_SEARCH_LEAST` (see there).
+        if !settings.anytime {
+            let backward = width as f64 * per_node * nodes_per_width;
+            let until_search = TABLE_SEARCH_END
+                - TABLE_SEARCH_LEAST
+                - started.elapsed().as_secs_f64()
+                - AFTER_TABLE_BEAM * backward;
+            beam_seconds = beam_seconds.min(until_search.max(0.0));
+        }
         let fit = (beam_seconds / per_width.max(1e-12)) as usize;
         let twidth = narrow(fit.min(TABLE_BEAM_WIDTH).max(calibrate));
         if twidth > calibrate && !interrupted() {
