@@ -368,9 +368,9 @@ pub struct PlayArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "S", value_parser = seed)]
     pub seed: Option<u64>,
 
-    /// Do not build the 4x4's 7-8 pattern database in the background when the cache lacks
-    /// it (the game then answers 4x4 hints and solves without it, or with the small table if
-    /// cached).
+    /// Do not build the 4x4's 7-8 pattern database (or, for a 5x5 game with the blank of its
+    /// goal in a corner, Korf & Felner's tables) in the background when the cache lacks it
+    /// (the game then answers hints and solves without it, or with the small table if cached).
     #[arg(long)]
     pub no_build: bool,
 }
@@ -399,9 +399,9 @@ pub struct ServeArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "SECS", value_parser = seconds)]
     pub timeout: Option<Duration>,
 
-    /// Do not build the 4x4's 7-8 pattern database in the background when the cache lacks
-    /// it (the server then answers 4x4 hints and solves without it, or with the small table
-    /// if cached).
+    /// Do not build the 4x4's 7-8 pattern database and Korf & Felner's 5x5 tables in the
+    /// background when the cache lacks them (the server then answers 4x4 and 5x5 hints and
+    /// solves without them, or with the small 4x4 table if cached).
     #[arg(long)]
     pub no_build: bool,
 }

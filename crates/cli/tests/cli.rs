@@ -533,17 +533,15 @@ fn scramble_output_round_trips_into_solve() {
     assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
 }
 
-/// `npuzzle serve`: prints its URL, answers, logs the request, and exits 0 on Ctrl-C.
+/// A `npuzzle serve` on a free loopback port, with `extra` arguments and the cache in
+/// `cache`: the child (stderr still piped) and the `host:port` its first line of stdout names.
 #[cfg(unix)]
-#[test]
-fn serve_prints_its_url_answers_and_stops_cleanly_on_ctrl_c() {
-    use std::io::{BufRead, BufReader, Read};
-    use std::net::TcpStream;
-    use std::time::{Duration, Instant};
-
+fn start_serve(extra: &[&str], cache: &std::path::Path) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1", "--no-build"])
-        .env("NPUZZLE_CACHE", test_cache())
+        .args(["serve", "--addr", "127.0.0.1:0", "--workers", "1"])
+        .args(extra)
+        .env("NPUZZLE_CACHE", cache)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -551,21 +549,34 @@ fn serve_prints_its_url_answers_and_stops_cleanly_on_ctrl_c() {
         .expect("the binary starts");
     let mut line = String::new();
     BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("a line");
-    let url = line
+    let host = line
         .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"));
-    let host = url.trim_start_matches("http://").trim_end_matches('/');
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
     assert!(host.starts_with("127.0.0.1:") && !host.ends_with(":0"), "{line}");
-    let mut stream = TcpStream::connect(host).expect("the server listens");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    (child, host)
+}
+
+/// Asks the server at `host` for `GET /healthz` and checks it is well.
+#[cfg(unix)]
+fn assert_healthy(host: &str) {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(host).expect("the server listens");
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).expect("timeout");
     write!(stream, "GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
         .expect("sent");
     let mut answer = String::new();
     stream.read_to_string(&mut answer).expect("an answer");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("\"status\":\"ok\""), "{answer}");
+}
 
+/// Sends `child` Ctrl-C and checks that it exits 0 within 10 s.
+#[cfg(unix)]
+fn interrupt_and_wait(child: &mut std::process::Child) {
+    use std::time::{Duration, Instant};
     let interrupted = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
     assert!(interrupted.is_ok_and(|s| s.success()));
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -577,10 +588,57 @@ fn serve_prints_its_url_answers_and_stops_cleanly_on_ctrl_c() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(status.code(), Some(0));
+}
+
+/// `npuzzle serve`: prints its URL, answers, logs the request, and exits 0 on Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn serve_prints_its_url_answers_and_stops_cleanly_on_ctrl_c() {
+    use std::io::Read;
+    let (mut child, host) = start_serve(&["--no-build"], &test_cache());
+    assert_healthy(&host);
+    interrupt_and_wait(&mut child);
     let mut log = String::new();
     child.stderr.take().expect("piped").read_to_string(&mut log).expect("the log");
     assert!(log.contains("/healthz") && log.contains("status=200"), "no request log: {log}");
     assert!(!log.contains('\u{1b}'), "colour codes in a log that is not a terminal: {log}");
+    assert!(!log.contains("building"), "a build despite --no-build: {log}");
+}
+
+/// `npuzzle serve` without `--no-build` on an empty cache says that it builds the 4x4's 7-8
+/// table and then Korf & Felner's 5x5 tables in the background, answers meanwhile, and
+/// stops at once on Ctrl-C, leaving no file behind.
+#[cfg(unix)]
+#[test]
+fn serve_builds_the_4x4_and_5x5_tables_in_the_background() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("npuzzle-cli-serve-build-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut child, host) = start_serve(&[], &dir);
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+    // The first line that speaks of building (the server's own log may come first).
+    let mut said = String::new();
+    for _ in 0..20 {
+        said.clear();
+        stderr.read_line(&mut said).expect("a line");
+        if said.contains("building") {
+            break;
+        }
+    }
+    assert!(
+        said.contains("building the 4x4's 7-8 pattern database")
+            && said.contains("then Korf & Felner's 5x5 tables")
+            && said.contains("in the background (--no-build turns this off)"),
+        "{said}"
+    );
+    assert_healthy(&host);
+    interrupt_and_wait(&mut child);
+    // Nothing was saved: a build cut short leaves no file, torn or whole.
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(files.iter().all(|f| !f.to_string_lossy().ends_with(".pdb")), "{files:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -6,8 +6,10 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
+use npuzzle_core::Board;
 use npuzzle_core::{Goal, Size};
 use npuzzle_solver::Solver;
+use npuzzle_solver::engine::twentyfour::Tables;
 use npuzzle_solver::heuristic::pdb::Store;
 use npuzzle_tui::{App, Config, StartError};
 
@@ -59,24 +61,31 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         bail!("npuzzle play needs a terminal (stdin and stdout are not both one)");
     }
-    let config = Config { solver: solver(!args.no_build), ..config };
+    let config = Config {
+        solver: solver(!args.no_build, config.goal.board(config.size).ok().as_ref()),
+        ..config
+    };
     npuzzle_tui::play(config).context("terminal")?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The game's solver: it holds the pattern databases of the cache (loaded now, before the
 /// terminal is taken, so 4x4 hints and solves are exact and fast when the 7-8 table is
-/// there). When `build`, the 7-8 table is built in the background at the lowest priority if
-/// the cache lacks it (the game answers with what it has meanwhile); no request builds. It says
-/// nothing: a message on stderr would scribble over the game's screen.
-fn solver(build: bool) -> Solver {
+/// there). When `build`, what the cache lacks is built in the background at the lowest
+/// priority (the game answers with what it has meanwhile): the 7-8 table, and for a game on
+/// `goal` that Korf & Felner's tables serve (5x5, blank in a corner) theirs after it; no
+/// request builds. It says nothing: a message on stderr would scribble over the game's screen.
+fn solver(build: bool, goal: Option<&Board>) -> Solver {
     let store = Arc::new(Store::new(Some(crate::cmd::pdb::cache())));
     store.load_cached();
-    if build
-        && let Ok(size) = npuzzle_core::Size::square(4)
-        && let Ok(goal) = npuzzle_core::Goal::BlankFirst.board(size)
-    {
-        let _ = store.build_in_background(&goal, None);
+    if build {
+        let four = Size::square(4)
+            .ok()
+            .and_then(|size| Goal::BlankFirst.board(size).ok())
+            .and_then(|g| store.build_in_background(&g, None));
+        if goal.is_some_and(|g| Tables::korf_felner_partition(g).is_ok()) {
+            let _ = store.build_twentyfour_in_background(four, None);
+        }
     }
     Solver::new().with_store(store)
 }

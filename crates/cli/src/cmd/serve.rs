@@ -62,17 +62,30 @@ pub fn solver() -> npuzzle_solver::Solver {
     npuzzle_solver::Solver::new().with_store(store)
 }
 
-/// Builds the 4x4's 7-8 table in the background at low priority when `store` lacks it (about
-/// a minute and 783 MB; the store holds it once built).
+/// Builds, in the background at low priority and one after the other, what `store` lacks of
+/// the 4x4's 7-8 table (about a minute and 783 MB) and Korf & Felner's 5x5 tables (about 70
+/// CPU-seconds and 181 MB); the store holds each once built.
 pub fn build_in_background(store: &Arc<Store>) {
-    if let Ok(goal) = Goal::BlankFirst.board(Size::square(4).expect("4x4 is a size"))
-        && store.build_in_background(&goal, None).is_some()
-    {
-        crate::stdio::complain(format_args!(
-            "building the 7-8 pattern database of the 4x4 in the background (about a minute, \
-             783 MB; --no-build turns this off); 4x4 hints are exact and fast once it is ready"
-        ));
-    }
+    let four = Goal::BlankFirst
+        .board(Size::square(4).expect("4x4 is a size"))
+        .ok()
+        .and_then(|goal| store.build_in_background(&goal, None));
+    let building_four = four.is_some();
+    let building_five = store.build_twentyfour_in_background(four, None).is_some();
+    const FOUR: &str = "the 4x4's 7-8 pattern database (about a minute, 783 MB)";
+    const FIVE: &str = "Korf & Felner's 5x5 tables (about 70 CPU-seconds, 181 MB)";
+    let (what, then) = match (building_four, building_five) {
+        (true, true) => (
+            format!("{FOUR}, then {FIVE},"),
+            "4x4 hints are exact and fast, and 5x5 answers shorter, once they are ready",
+        ),
+        (true, false) => (FOUR.to_string(), "4x4 hints are exact and fast once it is ready"),
+        (false, true) => (FIVE.to_string(), "5x5 answers are shorter once they are ready"),
+        (false, false) => return,
+    };
+    crate::stdio::complain(format_args!(
+        "building {what} in the background (--no-build turns this off); {then}"
+    ));
 }
 
 /// Opens `url` in the desktop's browser; only warns when there is none.
