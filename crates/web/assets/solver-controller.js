@@ -17,6 +17,7 @@ export class SolverController {
     this.solveAbort = null;
     this.exactAbort = null;
     this.exact = new Map(); // board notation -> proven distance
+    this.bounds = new Map(); // board notation -> a lower bound the solver proved
     this.playing = null; // the moves the transport holds, when they are the solver's
     names.fill($("algorithm"), names.ALGORITHMS, "auto");
     names.fill($("heuristic"), names.HEURISTICS, "auto");
@@ -30,6 +31,7 @@ export class SolverController {
     game.addEventListener("newgame", () => {
       this.cancel();
       this.exact.clear();
+      this.bounds.clear();
       $("solve-note").textContent = "";
       this.showDistance();
     });
@@ -64,7 +66,9 @@ export class SolverController {
     const { game } = this;
     const board = game.notation;
     const el = $("distance");
-    const lower = puzzle.lowerBound(game.w, game.h, game.tiles);
+    const estimate = puzzle.lowerBound(game.w, game.h, game.tiles);
+    const proved = this.bounds.get(board) ?? 0;
+    const lower = Math.max(estimate, proved);
     const exact = game.solved ? 0 : this.exact.get(board);
     el.dataset.lower = String(exact ?? lower);
     if (exact !== undefined) {
@@ -74,13 +78,16 @@ export class SolverController {
     } else {
       delete el.dataset.exact;
       $("distance-out").textContent = `≥ ${lower}`;
-      el.title = "Moves still needed: at least this many (Manhattan distance plus linear conflicts)";
+      el.title = proved > estimate
+        ? "Moves still needed: at least this many (proven by the solver's search)"
+        : "Moves still needed: at least this many (Manhattan distance plus linear conflicts)";
       if (game.w * game.h <= EXACT_CELLS) this.fetchExact(board);
     }
   }
 
   /** Remembers what a hint answer proves: the board's distance and its neighbours'. */
   learn(answer) {
+    if (answer.status === "solved" && !answer.optimal && answer.lower_bound != null) this.bound(answer.board, answer.lower_bound);
     if (answer.status !== "solved" || !answer.optimal) return;
     this.exact.set(answer.board, answer.distance);
     const at = puzzle.parse(answer.board);
@@ -89,6 +96,11 @@ export class SolverController {
       const tiles = at.tiles.slice();
       if (puzzle.apply(at.w, at.h, tiles, m.move)) this.exact.set(puzzle.format(at.w, tiles), m.distance);
     }
+  }
+
+  /** Remembers a lower bound the solver proved for `board` (the larger one wins). */
+  bound(board, lower) {
+    if (lower > (this.bounds.get(board) ?? 0)) this.bounds.set(board, lower);
   }
 
   async fetchExact(board) {
@@ -192,6 +204,14 @@ export class SolverController {
         return;
       }
       const moves = puzzle.parseMoves(record.moves);
+      if (!record.optimal && record.lower_bound != null) {
+        // A move changes the distance by one: i moves along, the board is at least bound - i away.
+        const tiles = game.tiles.slice();
+        moves.forEach((m, i) => {
+          if (record.lower_bound > i) this.bound(puzzle.format(game.w, tiles), record.lower_bound - i);
+          puzzle.apply(game.w, game.h, tiles, m);
+        });
+      }
       if (record.optimal) {
         // Every position on an optimal path is as far from the goal as the moves left.
         const tiles = game.tiles.slice();
@@ -200,8 +220,12 @@ export class SolverController {
           puzzle.apply(game.w, game.h, tiles, m);
         });
       }
-      const kind = record.optimal ? "Optimal solution" : "Solution (not proven optimal)";
-      say(`${kind}: ${plural(moves.length, "move")}. Playing it back — pause, step or stop below; any move takes over.`, "good");
+      // How far from the optimum a non-optimal answer may be: the lower bound the solver proved.
+      const gap = record.lower_bound != null && record.lower_bound < moves.length ? moves.length - record.lower_bound : null;
+      const kind = record.optimal
+        ? `Optimal solution: ${plural(moves.length, "move")}`
+        : `Solution (not proven optimal): ${plural(moves.length, "move")}${gap ? `, at most ${gap} more than the optimum (at least ${record.lower_bound})` : ""}`;
+      say(`${kind}. Playing it back — pause, step or stop below; any move takes over.`, "good");
       this.showDistance();
       this.playMoves(moves);
     } catch (error) {

@@ -429,6 +429,55 @@ async fn randomize_then_solve_animates_to_solved(page: &Page) -> Outcome {
     Ok(())
 }
 
+/// A 5x5 Solve comes from the near-optimal engine: the message says how far from the
+/// optimum the answer may be, from the lower bound the engine proved.
+async fn a_5x5_solve_says_how_far_from_the_optimum_it_may_be(page: &Page) -> Outcome {
+    // DeepCubeA's third 24-puzzle (86 moves at best); the engine's bound without Korf &
+    // Felner's tables is well below that.
+    page.open(
+        "#board=6,7,1,5,9/20,19,22,3,15/0,8,18,21,2/24,13,4,10,14/17,11,16,12,23&picture=numbers",
+    )
+    .await?;
+    page.wait_board("6 7 1 5 9/20 19 22 3 15/0 8 18 21 2/24 13 4 10 14/17 11 16 12 23").await?;
+    page.click("solve").await?;
+    page.wait(
+        "the solve's message",
+        "/Solution \\(not proven optimal\\)|Optimal solution/.test(document.getElementById('status').textContent)",
+        30,
+    )
+    .await?;
+    let status = page.status().await?;
+    if status.contains("Optimal solution") {
+        // Proven where Korf & Felner's tables are cached and their IDA* finished.
+        ensure!(status.contains("Optimal solution: 86 moves."), "{status}");
+    } else {
+        // "Solution (not proven optimal): 86 moves, at most 10 more than the optimum (at least 76)."
+        let number = |after: &str| -> Option<u32> {
+            let rest = &status[status.find(after)? + after.len()..];
+            rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+        };
+        let length = number("(not proven optimal): ").ok_or(format!("no length: {status}"))?;
+        let gap = number(", at most ").ok_or(format!("no gap: {status}"))?;
+        let bound = number("than the optimum (at least ").ok_or(format!("no bound: {status}"))?;
+        ensure!(length >= 86 && bound <= 86 && gap == length - bound, "{status}");
+        // Along the path the distance shown is at least the bound less the moves played.
+        let seen = page
+            .js("return [document.getElementById('step-count').textContent, \
+                 Number(document.getElementById('distance').dataset.lower)];")
+            .await?;
+        let played: u32 = seen[0]
+            .as_str()
+            .and_then(|c| c.split(" / ").next()?.parse().ok())
+            .ok_or(format!("no step count: {seen}"))?;
+        let lower = seen[1].as_u64().ok_or(format!("no bound shown: {seen}"))?;
+        ensure!(lower >= u64::from(bound.saturating_sub(played)), "{seen} with a bound of {bound}");
+    }
+    // A new board stops the playback.
+    page.open("#board=1,2,3/4,5,6/7,8,0&picture=numbers").await?;
+    page.wait_board("1 2 3/4 5 6/7 8 0").await?;
+    Ok(())
+}
+
 async fn hint_shows_the_optimal_distance(page: &Page) -> Outcome {
     page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
     page.click("hint").await?;
@@ -1666,6 +1715,7 @@ async fn the_page_plays_in_chromium() {
         a_swipe_slides_a_tile,
         arrow_keys_move_tiles_and_undo_restores,
         randomize_then_solve_animates_to_solved,
+        a_5x5_solve_says_how_far_from_the_optimum_it_may_be,
         hint_shows_the_optimal_distance,
         an_uploaded_image_becomes_the_tiles,
         the_share_link_restores_position_and_picture,
