@@ -348,3 +348,35 @@ fn auto_answers_boards_up_to_16x16_however_short_the_timeout() {
     let s = solver.solve(&board, &goal, &tiny).unwrap();
     assert_eq!(s.status, Status::Limit, "{:?}", s.notes);
 }
+
+/// On a 5x5 the near-optimal engine answers with the heuristic asked for: linear conflict
+/// when it is named (Korf & Felner's tables, when cached, serve only `auto` and `pdb`), and
+/// `pdb` asked for without the tables answers with linear conflict and a note saying so.
+#[test]
+fn the_near_engine_on_a_5x5_names_the_heuristic_that_ran() {
+    let (_dir, solver) = solver("near-5x5");
+    let goal = Goal::BlankLast.board(Size::square(5).unwrap()).unwrap();
+    let board = Scrambler::new(7).solvable(&goal);
+    for heuristic in [Heuristic::Auto, Heuristic::LinearConflict, Heuristic::Pdb] {
+        let options = Options {
+            algorithm: Algorithm::Near,
+            heuristic,
+            ..within(std::time::Duration::from_secs(2))
+        };
+        let s = solver.solve(&board, &goal, &options).unwrap();
+        let at = format!("{heuristic:?}: {:?}", s.notes);
+        assert_eq!((s.status, s.algorithm), (Status::Solved, Algorithm::Near), "{at}");
+        let mut end = board.clone();
+        end.apply_all(&s.moves).unwrap();
+        assert_eq!(end, goal, "{at}");
+        // No 24-puzzle tables in a fresh cache (never built for this engine).
+        assert_eq!(s.heuristic, Some(npuzzle_solver::HeuristicKind::LinearConflict), "{at}");
+        let substituted = s.notes.iter().any(|n| matches!(n, Note::HeuristicNotUsed { .. }));
+        assert_eq!(substituted, heuristic == Heuristic::Pdb, "{at}");
+        let note = s.note().unwrap_or_default();
+        assert!(!note.contains("Korf & Felner"), "{at}");
+        if heuristic == Heuristic::Pdb {
+            assert!(note.contains("pdb is not available"), "{note}");
+        }
+    }
+}

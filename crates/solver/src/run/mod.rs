@@ -79,7 +79,8 @@ pub(crate) fn out_of_budget(
 #[derive(Clone, Copy)]
 pub(crate) struct Task<'a> {
     pub(crate) tables: &'a std::sync::Arc<SolverTables>,
-    /// The solver's databases, for the steps that use them when at hand.
+    /// The solver's databases, for the steps that use them when at hand (`None` when the
+    /// request names a heuristic other than the databases).
     pub(crate) store: Option<&'a crate::heuristic::pdb::Store>,
     pub(crate) board: &'a Board,
     pub(crate) goal: &'a Board,
@@ -370,8 +371,10 @@ impl Task<'_> {
                         seconds: self.seconds(),
                         ..base.stats
                     },
-                    // An optimum the 24-puzzle's tables found or proved is theirs to name.
-                    heuristic: if answer.tables && answer.optimal {
+                    // Where the 24-puzzle's tables ran they rank the forward beam, prove
+                    // the bound and search for shorter answers: theirs is the name (the note
+                    // names linear conflict too, which ranks the beam from the goal).
+                    heuristic: if answer.tables {
                         Some(HeuristicKind::Pdb)
                     } else {
                         base.heuristic
@@ -582,7 +585,10 @@ pub(crate) fn solve<S: Sampler>(
         (&renamed.0, &renamed.1)
     };
     let limits = &options.limits;
-    let store = solver.store().map(|s| &**s);
+    // The store serves the near-optimal engine's tables: only where the request leaves the
+    // heuristic to the solver or names the databases (linear conflict asked for is what runs).
+    let databases = matches!(options.heuristic, crate::Heuristic::Auto | crate::Heuristic::Pdb);
+    let store = solver.store().map(|s| &**s).filter(|_| databases);
     let task = Task { tables: solver.tables(), store, board, goal, limits, clock };
     let given = tables::Given { solver, board: original.0, goal: original.1, options, clock };
     // The table answers solvability itself, at no extra cost.
