@@ -76,12 +76,15 @@ pub enum StartError {
 pub enum Mode {
     /// The player moves tiles.
     Play,
-    /// A solve runs in the background; Esc cancels it.
+    /// A solve runs in the background; Esc stops it (the best answer so far plays), a second
+    /// Esc cancels it.
     Solving {
         /// The worker's id of the solve.
         id: u64,
         /// When it started.
         since: Instant,
+        /// Whether Esc asked it to stop and answer with what it has.
+        stopping: bool,
     },
     /// A solution is played back on the transport: the solver's (on the game itself), or,
     /// once solved, the player's own solve or the optimal one (shown, the game untouched).
@@ -546,13 +549,22 @@ impl App {
                 *scroll = scrolled(*scroll, d, page).min(crate::help::max_scroll(self.area));
             }
             (Mode::Help { .. }, _) => self.mode = Mode::Play,
-            (Mode::Solving { id, .. }, Action::Back) => {
+            (Mode::Solving { id, stopping: false, .. }, Action::Back) => {
+                // The near-optimal engine answers at once with the best path it has.
+                let id = *id;
+                self.worker.stop(id);
+                if let Mode::Solving { stopping, .. } = &mut self.mode {
+                    *stopping = true;
+                }
+                self.say("stopping: the best answer so far plays (Esc again cancels)", Tone::Info);
+            }
+            (Mode::Solving { id, stopping: true, .. }, Action::Back) => {
                 let id = *id;
                 self.worker.cancel(id);
                 self.mode = Mode::Play;
                 self.say("solve cancelled", Tone::Info);
             }
-            (Mode::Solving { .. }, _) => self.say("solving… Esc cancels", Tone::Info),
+            (Mode::Solving { .. }, _) => self.say("solving… Esc stops it", Tone::Info),
             (Mode::Replay(_), _) => self.transport(action),
             (Mode::Play, action) => self.play(action, confirmed),
         }
@@ -837,7 +849,7 @@ impl App {
             return;
         }
         let id = self.worker.start(Task::Solve, self.game.board(), self.game.goal());
-        self.mode = Mode::Solving { id, since: self.now };
+        self.mode = Mode::Solving { id, since: self.now, stopping: false };
         self.note = None;
     }
 
@@ -935,7 +947,8 @@ impl App {
                         self.best = Best::Failed(why.clone());
                     }
                 }
-                if !matches!(self.mode, Mode::Solving { id, .. } if id == done.id) {
+                let Mode::Solving { id, stopping, .. } = self.mode else { return };
+                if id != done.id {
                     return;
                 }
                 self.mode = Mode::Play;
@@ -958,7 +971,11 @@ impl App {
                             self.now,
                         );
                         self.start_replay(replay);
+                        if stopping {
+                            self.say("stopped early: the best answer found so far", Tone::Info);
+                        }
                     }
+                    Err(why) if stopping => self.say(&why, Tone::Info),
                     Err(why) => self.say(&why, Tone::Warn),
                 }
             }
@@ -1526,7 +1543,11 @@ mod tests {
         // A hard 4x4 board: the solve would take seconds.
         let mut a = app("0 9 6 3/8 14 12 13/5 2 7 11/15 10 1 4");
         chars(&mut a, "s");
-        assert!(matches!(a.mode(), Mode::Solving { .. }));
+        assert!(matches!(a.mode(), Mode::Solving { stopping: false, .. }));
+        // The first Esc asks the solve to stop and answer with what it has; the second
+        // cancels it at once.
+        press(&mut a, KeyCode::Esc);
+        assert!(matches!(a.mode(), Mode::Solving { stopping: true, .. }), "{:?}", a.mode());
         press(&mut a, KeyCode::Esc);
         assert_eq!(a.mode(), &Mode::Play);
         assert_eq!(a.note(), Some(("solve cancelled", Tone::Info)));
@@ -1535,6 +1556,32 @@ mod tests {
         assert_eq!(a.mode(), &Mode::Play);
         chars(&mut a, "q");
         assert_eq!(a.mode(), &Mode::Quit);
+    }
+
+    /// Esc stops a long solve and plays the best answer it has found: on an 8x8 the
+    /// near-optimal engine has a path within half a second, and goes on improving it for
+    /// several more.
+    #[test]
+    fn esc_stops_a_solve_and_its_best_answer_so_far_plays() {
+        let goal = Goal::BlankLast.board(Size::new(8, 8).unwrap()).unwrap();
+        let board = npuzzle_core::Scrambler::new(3).solvable(&goal);
+        let mut a = app(&board.to_string());
+        chars(&mut a, "s");
+        assert!(matches!(a.mode(), Mode::Solving { .. }));
+        std::thread::sleep(Duration::from_secs(2));
+        a.settle(Duration::from_millis(1));
+        assert!(matches!(a.mode(), Mode::Solving { .. }), "answered within 2 s: {:?}", a.mode());
+        press(&mut a, KeyCode::Esc);
+        settle_until(&mut a, |a| !matches!(a.mode(), Mode::Solving { .. }));
+        let Mode::Replay(replay) = a.mode() else { panic!("{:?} {:?}", a.mode(), a.note()) };
+        assert!(matches!(replay.source(), Source::Solver { optimal: false, .. }));
+        assert_eq!(a.note(), Some(("stopped early: the best answer found so far", Tone::Info)));
+        // It replays to the goal.
+        let mut end = board.clone();
+        for step in replay.moves() {
+            end = end.moved(*step).unwrap();
+        }
+        assert_eq!(end, goal);
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("space", "play / pause a playback"),
     (",  .", "step back / forward"),
     ("<  >", "slower / faster"),
-    ("Esc", "stop a playback, cancel a solve"),
+    ("Esc", "stop a playback or a solve"),
     ("?", "this list"),
     ("q  Ctrl-C", "quit"),
 ];

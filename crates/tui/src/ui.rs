@@ -236,7 +236,7 @@ impl App {
                         ));
                     }
                 }
-                lines.push((2, "Esc cancels".to_string(), theme.dim));
+                lines.push((2, "Esc stops it".to_string(), theme.dim));
             }
             Mode::Replay(r) => {
                 lines.push((
@@ -334,7 +334,7 @@ impl App {
             let secs = self.now().saturating_duration_since(*since).as_secs_f64();
             let bound =
                 self.solving().and_then(|(b, _)| b).map(|b| format!(", ≥ {b}")).unwrap_or_default();
-            (format!("solving… {secs:.1} s{bound}, Esc cancels"), theme.value)
+            (format!("solving… {secs:.1} s{bound}, Esc stops it"), theme.value)
         } else if self.card().is_some() {
             // The card says it all, over the board.
             (String::new(), theme.dim)
@@ -390,7 +390,7 @@ impl App {
                 ("?", "keys", 0),
                 ("q", "quit", 2),
             ],
-            Mode::Solving { .. } => vec![("Esc", "cancel", 0), ("q", "quit", 1)],
+            Mode::Solving { .. } => vec![("Esc", "stop", 0), ("q", "quit", 1)],
             Mode::Replay(r) => vec![
                 ("space", if r.paused() { "play" } else { "pause" }, 0),
                 (",.", "step", 1),

@@ -165,6 +165,17 @@ impl Worker {
         });
     }
 
+    /// Asks task `id` to stop now and answer with what it has: a solve then answers with
+    /// the best solution it found so far, if any (its answer still comes, through
+    /// [`Worker::poll`]).
+    pub fn stop(&self, id: u64) {
+        for (i, flag, _) in &self.running {
+            if *i == id {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
     /// Asks every task to stop.
     pub fn cancel_all(&mut self) {
         for (_, flag, _) in self.running.drain(..) {
