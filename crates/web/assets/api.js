@@ -43,6 +43,17 @@ export function solve(request, signal) {
   });
 }
 
+/** Stops the solve named `id`: its own request then answers with the best solution so far. */
+export function stopSolve(id) {
+  return call(`/api/solve/${encodeURIComponent(id)}/stop`, { method: "POST" });
+}
+
+/** A fresh name for a solve (128 random bits in hex; works on plain http too). */
+export function solveId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** The next move and the distance: `{move, tile, distance, optimal, ...}`. */
 export function hint(board, signal) {
   return solve({ board, mode: "hint" }, signal);

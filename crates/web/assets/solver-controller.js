@@ -15,6 +15,8 @@ export class SolverController {
     this.transport = transport;
     this.hintAbort = null;
     this.solveAbort = null;
+    this.solveId = null; // the name of the solve under way, which the Stop button stops
+    this.stopping = false; // whether Stop was pressed for it
     this.exactAbort = null;
     this.exact = new Map(); // board notation -> proven distance
     this.bounds = new Map(); // board notation -> a lower bound the solver proved
@@ -158,7 +160,7 @@ export class SolverController {
   // ---- solve and playback ----------------------------------------------------------
 
   busy(on) {
-    $("solve-text").textContent = on ? "Cancel" : "Solve";
+    $("solve-text").textContent = on ? "Stop" : "Solve";
     $("solve").setAttribute("aria-busy", String(on));
   }
 
@@ -176,7 +178,21 @@ export class SolverController {
   async solve() {
     const game = this.game;
     if (this.solveAbort) {
-      this.solveAbort.abort();
+      // Solving: the first press stops the solve, whose best answer so far then plays; the
+      // second (or a solve that cannot be stopped yet) cancels it.
+      const abort = this.solveAbort;
+      if (this.solveId && !this.stopping) {
+        this.stopping = true;
+        $("solve-text").textContent = "Cancel";
+        say("Stopping: the best answer found so far will play…");
+        try {
+          await api.stopSolve(this.solveId);
+        } catch {
+          abort.abort();
+        }
+        return;
+      }
+      abort.abort();
       return;
     }
     if (game.solved) {
@@ -185,6 +201,8 @@ export class SolverController {
     }
     this.transport.stop(true);
     const abort = (this.solveAbort = new AbortController());
+    const id = (this.solveId = api.solveId());
+    this.stopping = false;
     const board = game.notation;
     const algorithm = $("algorithm").value;
     const heuristic = $("heuristic").value;
@@ -192,7 +210,8 @@ export class SolverController {
     say(`Solving with ${names.algorithm(algorithm).name}…`);
     $("solve-note").textContent = "";
     try {
-      const record = await api.solve({ board, algorithm, heuristic }, abort.signal);
+      const record = await api.solve({ board, algorithm, heuristic, id }, abort.signal);
+      const stopped = this.stopping;
       if (board !== game.notation) {
         say("The board changed while the solver worked: press Solve again.");
         return;
@@ -200,7 +219,8 @@ export class SolverController {
       const ran = `${names.algorithm(record.algorithm).name}${record.heuristic ? ` + ${names.heuristic(record.heuristic).name}` : ""}`;
       $("solve-note").textContent = `${ran}, ${plural(record.expanded, "node")}, ${seconds(record.seconds)}${record.note ? `. ${record.note}` : ""}`;
       if (record.status !== "solved") {
-        say(`${record.status === "limit" ? "Stopped at a limit" : "Unsolvable"}: ${record.error}`, "warn");
+        if (stopped && record.status === "limit") say("Stopped before the solver had an answer.");
+        else say(`${record.status === "limit" ? "Stopped at a limit" : "Unsolvable"}: ${record.error}`, "warn");
         return;
       }
       const moves = puzzle.parseMoves(record.moves);
@@ -225,14 +245,19 @@ export class SolverController {
       const kind = record.optimal
         ? `Optimal solution: ${plural(moves.length, "move")}`
         : `Solution (not proven optimal): ${plural(moves.length, "move")}${gap ? `, at most ${gap} more than the optimum (at least ${record.lower_bound})` : ""}`;
-      say(`${kind}. Playing it back — pause, step or stop below; any move takes over.`, "good");
+      const early = stopped ? "Stopped early — the best found so far. " : "";
+      say(`${early}${kind}. Playing it back — pause, step or stop below; any move takes over.`, "good");
       this.showDistance();
       this.playMoves(moves);
     } catch (error) {
       if (error.name === "AbortError") say("Solve cancelled.");
       else say(`Could not solve: ${error.message}${error.retryAfter ? ` (try again in ${error.retryAfter} s)` : ""}.`, "error");
     } finally {
-      if (this.solveAbort === abort) this.solveAbort = null;
+      if (this.solveAbort === abort) {
+        this.solveAbort = null;
+        this.solveId = null;
+        this.stopping = false;
+      }
       this.busy(false);
     }
   }

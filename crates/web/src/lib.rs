@@ -17,7 +17,10 @@
 //!   `note` when there is one. With `"mode": "hint"` it answers only the next move:
 //!   `move` (its letter), `tile`, `distance`, `optimal`, `lower_bound` and `note`, and every
 //!   legal move with the distance after it; along the path of a recent hint on a board of
-//!   more than 16 cells, the rest of that path at once (see [`hint`]).
+//!   more than 16 cells, the rest of that path at once (see [`hint`]). A solve given an
+//!   `id` (a name of the client's, 1 to 64 letters, digits, `-` or `_`) can be stopped with
+//!   `POST /api/solve/{id}/stop`: its request then answers with the best solution found so
+//!   far (a solve whose client goes away is cancelled and answers nobody).
 //! - `GET /api/scramble?size=4x4&seed=7&goal=blank-last`: a uniformly random solvable board,
 //!   `{"board", "size", "goal", "seed", "solvable"}`; the seed defaults to the clock.
 //! - `GET /api/search?board=...&algorithm=...&heuristic=...&weight=...&pace=...`: the search
@@ -127,7 +130,7 @@ pub use pool::{Pool, PoolLoad};
 pub use scramble::{ScrambleQuery, Scrambled};
 pub use search::{SearchQuery, Streams};
 pub use server::{run, serve};
-pub use solve::{Mode, SolveRequest, Task};
+pub use solve::{Mode, Running, SolveRequest, Task};
 
 /// The largest request body the server reads: 64 KiB (a 100x100 board in text fits).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -222,6 +225,8 @@ pub struct AppState {
     pub streams: Arc<Streams>,
     /// The paths of recent hints, which answer the hints along them at once.
     pub trails: Trails,
+    /// The solves running under a client's id, which `POST /api/solve/{id}/stop` stops.
+    pub running: solve::Running,
 }
 
 impl AppState {
@@ -230,7 +235,14 @@ impl AppState {
         let pool = Pool::new(config.workers, config.queue, config.queue_wait);
         let streams = Arc::new(Streams::new(config.stream_workers));
         let solver = config.solver.clone();
-        Arc::new(AppState { config, solver, pool, streams, trails: Trails::default() })
+        Arc::new(AppState {
+            config,
+            solver,
+            pool,
+            streams,
+            trails: Trails::default(),
+            running: solve::Running::default(),
+        })
     }
 }
 
@@ -240,6 +252,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/", get(assets::index))
         .route("/assets/{name}", get(assets::file))
         .route("/api/solve", post(solve::handler))
+        .route("/api/solve/{id}/stop", post(solve::stop))
         .route("/api/scramble", get(scramble::handler))
         .route("/api/search", get(search::handler))
         .route("/api/search/{id}/{action}", post(search::control))

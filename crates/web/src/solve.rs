@@ -41,6 +41,65 @@ pub struct SolveRequest {
     /// `solve` (default): the whole record. `hint`: the next move and the distance.
     #[serde(default)]
     pub mode: Mode,
+    /// A name the client gives the solve (1 to 64 letters, digits, `-` and `_`), so that
+    /// `POST /api/solve/{id}/stop` can stop it: it then answers with the best solution it
+    /// has found so far. Solves only, not hints.
+    pub id: Option<String>,
+}
+
+/// The solves running under a client's id, with their stop flags (`POST /api/solve/{id}/stop`).
+#[derive(Debug, Default)]
+pub struct Running(std::sync::Mutex<std::collections::HashMap<String, Arc<AtomicBool>>>);
+
+impl Running {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Arc<AtomicBool>>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Raises the stop flag of the solve named `id`; whether one runs.
+    pub fn stop(&self, id: &str) -> bool {
+        self.lock().get(id).is_some_and(|flag| {
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+            true
+        })
+    }
+
+    /// How many named solves run now.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no named solve runs now.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A named solve's entry in [`Running`], removed when the solve ends.
+struct Registered<'a> {
+    running: &'a Running,
+    id: String,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        self.running.lock().remove(&self.id);
+    }
+}
+
+/// Checks a client's solve id: 1 to 64 ASCII letters, digits, `-` or `_`.
+fn checked_id(id: &str) -> Result<&str, AppError> {
+    let fine = (1..=64).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if fine {
+        Ok(id)
+    } else {
+        Err(AppError::bad_request(
+            "id must be 1 to 64 letters, digits, '-' or '_' (a name the client gives the solve)",
+        ))
+    }
 }
 
 /// The largest weight of weighted A*, as on the command line.
@@ -156,11 +215,32 @@ pub async fn handler(
 ) -> Result<Response, AppError> {
     let task = Task::new(&request, &state.config)?;
     let solver = state.solver.clone();
+    let id = request.id.as_deref().map(checked_id).transpose()?.map(str::to_string);
+    if id.is_some() && request.mode == Mode::Hint {
+        return Err(AppError::bad_request("id names solves only: a hint cannot be stopped"));
+    }
     match request.mode {
         Mode::Solve => {
+            let shared = Arc::clone(&state);
             let record = state
                 .pool
-                .run(move |cancel| solve_task(&solver, task, cancel))
+                .run(move |cancel| {
+                    // Named: `POST /api/solve/{id}/stop` raises this solve's flag.
+                    let _entry = match id {
+                        Some(id) => {
+                            let mut running = shared.running.lock();
+                            if running.contains_key(&id) {
+                                return Err(AppError::bad_request(format!(
+                                    "a solve named {id} is running already"
+                                )));
+                            }
+                            running.insert(id.clone(), Arc::clone(&cancel));
+                            Some(Registered { running: &shared.running, id })
+                        }
+                        None => None,
+                    };
+                    solve_task(&solver, task, cancel)
+                })
                 .await
                 .map_err(pool_error)??;
             Ok(Json(record).into_response())
@@ -174,6 +254,25 @@ pub async fn handler(
                 .map_err(pool_error)??;
             Ok(Json(answer).into_response())
         }
+    }
+}
+
+/// `POST /api/solve/{id}/stop`: stops the solve the client named `id`, which then answers
+/// its own request with the best solution it has found so far (the near-optimal engine's
+/// path, say), or with `status: "limit"` when it has none yet. Answers `{"stopped": true}`,
+/// or 404 when no solve of that name runs (it ended, or waits for a worker still).
+///
+/// # Errors
+/// 400 for a malformed id, 404 when no such solve runs.
+pub async fn stop(
+    State(state): State<Arc<AppState>>,
+    crate::error::AppPath(id): crate::error::AppPath<String>,
+) -> Result<Response, AppError> {
+    let id = checked_id(&id)?;
+    if state.running.stop(id) {
+        Ok(Json(serde_json::json!({ "stopped": true })).into_response())
+    } else {
+        Err(AppError::not_found(format!("no solve named {id} is running")))
     }
 }
 

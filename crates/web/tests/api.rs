@@ -1072,3 +1072,62 @@ async fn a_fast_stream_sends_a_path_only_where_it_is_known() {
     assert_eq!(events[0].1["engine"], "generic");
     assert!(events.iter().all(|(_, d)| d.get("path").is_none()));
 }
+
+async fn stop_solve(state: &Arc<AppState>, id: &str) -> (StatusCode, Value) {
+    let request = Request::post(format!("/api/solve/{id}/stop")).body(Body::empty()).unwrap();
+    let (status, _, value) = send(state, request).await;
+    (status, value)
+}
+
+/// A solve given an `id` stops on `POST /api/solve/{id}/stop` and answers its own request
+/// with the best solution found so far: an 8x8, whose near-optimal engine has a path within
+/// half a second and goes on improving it for several seconds more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_solve_stops_on_request_with_its_best_answer_so_far() {
+    // Two workers whatever the machine: the second request of the same name runs beside it.
+    let state = AppState::new(Config { workers: 2, ..Config::default() });
+    let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::square(8).unwrap()).unwrap();
+    let board = npuzzle_core::Scrambler::new(3).solvable(&goal).to_string();
+    let running = {
+        let state = Arc::clone(&state);
+        let body = json!({"board": board, "id": "stop-me", "timeout_ms": 10_000});
+        tokio::spawn(async move { solve(&state, body).await })
+    };
+    // Until the solve runs under its name.
+    let started = std::time::Instant::now();
+    while state.running.is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(10), "the solve never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // A second solve of the same name while it runs: refused.
+    let (status, value) = solve(&state, json!({"board": board, "id": "stop-me"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+    assert!(value["error"].as_str().unwrap().contains("running already"), "{value}");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(!running.is_finished(), "the 8x8 solve ended within 2 s: nothing to stop");
+    let (status, value) = stop_solve(&state, "stop-me").await;
+    assert_eq!((status, value), (StatusCode::OK, json!({"stopped": true})));
+    let (status, record) = running.await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{record}");
+    assert_eq!(record["status"], "solved", "{record}");
+    assert_eq!(record["algorithm"], "near", "{record}");
+    assert_solves(&record);
+    assert!(record["seconds"].as_f64().unwrap() < 8.0, "{record}");
+    // Its name is free again; a name nobody runs is 404, a malformed one 400, a hint 400.
+    assert!(state.running.is_empty());
+    let (status, value) = stop_solve(&state, "stop-me").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{value}");
+    let (status, value) = stop_solve(&state, "no%20spaces").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+    let long = "x".repeat(65);
+    let (status, value) = solve(&state, json!({"board": "1 2 3/4 5 6/7 0 8", "id": long})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+    let hint = json!({"board": "1 2 3/4 5 6/7 0 8", "id": "h", "mode": "hint"});
+    let (status, value) = solve(&state, hint).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+    // A named solve that ends by itself answers as any other.
+    let (status, record) =
+        solve(&state, json!({"board": "8 6 7/2 5 4/3 0 1", "id": "quick"})).await;
+    assert_eq!((status, record["length"].clone()), (StatusCode::OK, json!(31)));
+    assert!(state.running.is_empty());
+}

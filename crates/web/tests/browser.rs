@@ -478,6 +478,43 @@ async fn a_5x5_solve_says_how_far_from_the_optimum_it_may_be(page: &Page) -> Out
     Ok(())
 }
 
+/// Stop, pressed while a long solve runs (the Solve button says so then), plays the best
+/// answer the solver has found so far: an 8x8, whose near-optimal engine has a path within
+/// half a second and improves it for several seconds more.
+async fn stop_plays_the_best_answer_so_far(page: &Page) -> Outcome {
+    let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::square(8)?)?;
+    let board = npuzzle_core::Scrambler::new(3).solvable(&goal);
+    let fragment = board.to_string().replace(' ', ",");
+    page.open(&format!("#board={fragment}&picture=numbers")).await?;
+    page.wait_board(&board.to_string()).await?;
+    page.click("solve").await?;
+    let label = "return document.getElementById('solve-text').textContent;";
+    ensure_eq!(page.js(label).await?, json!("Stop"));
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    page.click("solve").await?;
+    page.wait(
+        "the best answer so far",
+        "document.getElementById('status').textContent.startsWith('Stopped early')",
+        10,
+    )
+    .await?;
+    let status = page.status().await?;
+    ensure!(status.contains("the best found so far. Solution (not proven optimal):"), "{status}");
+    ensure_eq!(page.js(label).await?, json!("Solve"));
+    // The transport holds that answer: "i / N" with N its length.
+    let length = status
+        .split("(not proven optimal): ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .ok_or(format!("no length: {status}"))?;
+    let count = page.client.find(Locator::Id("step-count")).await?.text().await?;
+    ensure!(count.ends_with(&format!("/ {length}")), "{count} against {status}");
+    // A new board stops the playback.
+    page.open("#board=1,2,3/4,5,6/7,8,0&picture=numbers").await?;
+    page.wait_board("1 2 3/4 5 6/7 8 0").await?;
+    Ok(())
+}
+
 async fn hint_shows_the_optimal_distance(page: &Page) -> Outcome {
     page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
     page.click("hint").await?;
@@ -1716,6 +1753,7 @@ async fn the_page_plays_in_chromium() {
         arrow_keys_move_tiles_and_undo_restores,
         randomize_then_solve_animates_to_solved,
         a_5x5_solve_says_how_far_from_the_optimum_it_may_be,
+        stop_plays_the_best_answer_so_far,
         hint_shows_the_optimal_distance,
         an_uploaded_image_becomes_the_tiles,
         the_share_link_restores_position_and_picture,
