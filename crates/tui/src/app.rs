@@ -1568,9 +1568,9 @@ mod tests {
         let mut a = app(&board.to_string());
         chars(&mut a, "s");
         assert!(matches!(a.mode(), Mode::Solving { .. }));
-        std::thread::sleep(Duration::from_secs(2));
+        std::thread::sleep(Duration::from_secs(1));
         a.settle(Duration::from_millis(1));
-        assert!(matches!(a.mode(), Mode::Solving { .. }), "answered within 2 s: {:?}", a.mode());
+        assert!(matches!(a.mode(), Mode::Solving { .. }), "answered within 1 s: {:?}", a.mode());
         press(&mut a, KeyCode::Esc);
         settle_until(&mut a, |a| !matches!(a.mode(), Mode::Solving { .. }));
         let Mode::Replay(replay) = a.mode() else { panic!("{:?} {:?}", a.mode(), a.note()) };

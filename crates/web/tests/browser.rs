@@ -490,7 +490,7 @@ async fn stop_plays_the_best_answer_so_far(page: &Page) -> Outcome {
     page.click("solve").await?;
     let label = "return document.getElementById('solve-text').textContent;";
     ensure_eq!(page.js(label).await?, json!("Stop"));
-    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     page.click("solve").await?;
     page.wait(
         "the best answer so far",
