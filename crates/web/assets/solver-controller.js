@@ -4,7 +4,7 @@
 import * as puzzle from "./puzzle.js";
 import * as api from "./api.js";
 import * as names from "./names.js";
-import { $, plural, seconds, say, DIRECTION } from "./helpers.js";
+import { $, number, plural, seconds, say, DIRECTION } from "./helpers.js";
 
 /** Boards this small get their exact distance after every move (the exact table answers at once). */
 const EXACT_CELLS = 9;
@@ -20,6 +20,7 @@ export class SolverController {
     this.exactAbort = null;
     this.exact = new Map(); // board notation -> proven distance
     this.bounds = new Map(); // board notation -> a lower bound the solver proved
+    this.uppers = new Map(); // board notation -> the moves a solution the solver found takes
     this.playing = null; // the moves the transport holds, when they are the solver's
     names.fill($("algorithm"), names.ALGORITHMS, "auto");
     names.fill($("heuristic"), names.HEURISTICS, "auto");
@@ -34,6 +35,7 @@ export class SolverController {
       this.cancel();
       this.exact.clear();
       this.bounds.clear();
+      this.uppers.clear();
       $("solve-note").textContent = "";
       this.showDistance();
     });
@@ -71,16 +73,26 @@ export class SolverController {
     const estimate = puzzle.lowerBound(game.w, game.h, game.tiles);
     const proved = this.bounds.get(board) ?? 0;
     const lower = Math.max(estimate, proved);
-    const exact = game.solved ? 0 : this.exact.get(board);
+    const upper = this.uppers.get(board);
+    // A solution as short as the bound proves itself optimal.
+    const exact = game.solved ? 0 : this.exact.get(board) ?? (upper === lower ? upper : undefined);
     el.dataset.lower = String(exact ?? lower);
+    if (exact === undefined && upper !== undefined) el.dataset.upper = String(upper);
+    else delete el.dataset.upper;
     if (exact !== undefined) {
       el.dataset.exact = String(exact);
       $("distance-out").textContent = String(exact);
+      el.dataset.long = "0";
       el.title = "Moves still needed, proven by the solver";
     } else {
       delete el.dataset.exact;
-      $("distance-out").textContent = `≥ ${lower}`;
-      el.title = proved > estimate
+      const text = upper !== undefined ? `${lower}–${upper}` : `≥ ${lower}`;
+      $("distance-out").textContent = text;
+      // A range of big numbers gets a smaller font, so that it stays in its box.
+      el.dataset.long = text.length > 9 ? "2" : text.length > 6 ? "1" : "0";
+      el.title = upper !== undefined
+        ? "Moves still needed: at least the first (proven), at most the second (the solver's solution)"
+        : proved > estimate
         ? "Moves still needed: at least this many (proven by the solver's search)"
         : "Moves still needed: at least this many (Manhattan distance plus linear conflicts)";
       if (game.w * game.h <= EXACT_CELLS) this.fetchExact(board);
@@ -89,7 +101,10 @@ export class SolverController {
 
   /** Remembers what a hint answer proves: the board's distance and its neighbours'. */
   learn(answer) {
-    if (answer.status === "solved" && !answer.optimal && answer.lower_bound != null) this.bound(answer.board, answer.lower_bound);
+    if (answer.status === "solved" && !answer.optimal) {
+      if (answer.lower_bound != null) this.bound(answer.board, answer.lower_bound);
+      if (answer.distance != null) this.upper(answer.board, answer.distance);
+    }
     if (answer.status !== "solved" || !answer.optimal) return;
     this.exact.set(answer.board, answer.distance);
     const at = puzzle.parse(answer.board);
@@ -98,6 +113,11 @@ export class SolverController {
       const tiles = at.tiles.slice();
       if (puzzle.apply(at.w, at.h, tiles, m.move)) this.exact.set(puzzle.format(at.w, tiles), m.distance);
     }
+  }
+
+  /** Remembers that a solution of `moves` moves from `board` is known (the fewer wins). */
+  upper(board, moves) {
+    if (moves < (this.uppers.get(board) ?? Infinity)) this.uppers.set(board, moves);
   }
 
   /** Remembers a lower bound the solver proved for `board` (the larger one wins). */
@@ -225,10 +245,13 @@ export class SolverController {
       }
       const moves = puzzle.parseMoves(record.moves);
       if (!record.optimal && record.lower_bound != null) {
-        // A move changes the distance by one: i moves along, the board is at least bound - i away.
+        // A move changes the distance by one: i moves along, the board is at least bound - i away, and
+        // at most length - i.
         const tiles = game.tiles.slice();
         moves.forEach((m, i) => {
-          if (record.lower_bound > i) this.bound(puzzle.format(game.w, tiles), record.lower_bound - i);
+          const at = puzzle.format(game.w, tiles);
+          if (record.lower_bound > i) this.bound(at, record.lower_bound - i);
+          this.upper(at, moves.length - i);
           puzzle.apply(game.w, game.h, tiles, m);
         });
       }
@@ -244,7 +267,7 @@ export class SolverController {
       const gap = record.lower_bound != null && record.lower_bound < moves.length ? moves.length - record.lower_bound : null;
       const kind = record.optimal
         ? `Optimal solution: ${plural(moves.length, "move")}`
-        : `Solution (not proven optimal): ${plural(moves.length, "move")}${gap ? `, at most ${gap} more than the optimum (at least ${record.lower_bound})` : ""}`;
+        : `Solution (not proven optimal): ${plural(moves.length, "move")}${gap ? `, at most ${number(gap)} more than the optimum (at least ${number(record.lower_bound)})` : ""}`;
       const early = stopped ? "Stopped early — the best found so far. " : "";
       say(`${early}${kind}. Playing it back — pause, step or stop below; any move takes over.`, "good");
       this.showDistance();

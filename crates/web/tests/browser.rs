@@ -460,10 +460,13 @@ async fn a_5x5_solve_says_how_far_from_the_optimum_it_may_be(page: &Page) -> Out
         let gap = number(", at most ").ok_or(format!("no gap: {status}"))?;
         let bound = number("than the optimum (at least ").ok_or(format!("no bound: {status}"))?;
         ensure!(length >= 86 && bound <= 86 && gap == length - bound, "{status}");
-        // Along the path the distance shown is at least the bound less the moves played.
+        // Along the path the distance shown is at least the bound less the moves played, and
+        // at most the length less them: "lower–upper".
         let seen = page
-            .js("return [document.getElementById('step-count').textContent, \
-                 Number(document.getElementById('distance').dataset.lower)];")
+            .js("const d = document.getElementById('distance'); \
+                 return [document.getElementById('step-count').textContent, \
+                 Number(d.dataset.lower), Number(d.dataset.upper), \
+                 document.getElementById('distance-out').textContent];")
             .await?;
         let played: u32 = seen[0]
             .as_str()
@@ -471,6 +474,8 @@ async fn a_5x5_solve_says_how_far_from_the_optimum_it_may_be(page: &Page) -> Out
             .ok_or(format!("no step count: {seen}"))?;
         let lower = seen[1].as_u64().ok_or(format!("no bound shown: {seen}"))?;
         ensure!(lower >= u64::from(bound.saturating_sub(played)), "{seen} with a bound of {bound}");
+        ensure_eq!(seen[2].as_u64(), Some(u64::from(length - played)), "{seen}");
+        ensure_eq!(seen[3], json!(format!("{lower}–{}", length - played)), "{seen}");
     }
     // A new board stops the playback.
     page.open("#board=1,2,3/4,5,6/7,8,0&picture=numbers").await?;
