@@ -885,7 +885,7 @@ mod tests {
         let korf = Resources { twentyfour: true, ..store };
         let steps = plan_for(size(5, 5), &optimal, korf, Nodes::None).unwrap().steps;
         assert_eq!(steps, [Step::TwentyFour, ida(None)]);
-        // Nor for IDA* asked for by name with its heuristic left to the solver; but not when
+        // And for IDA* asked for by name with its heuristic left to the solver, but not when
         // another heuristic is named.
         let ida_auto = of(Algorithm::IdaStar, Heuristic::Auto);
         let steps = plan_for(size(5, 5), &ida_auto, korf, Nodes::None).unwrap().steps;

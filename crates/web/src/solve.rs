@@ -47,14 +47,15 @@ pub struct SolveRequest {
     pub id: Option<String>,
 }
 
+/// Stop flags by the names clients gave their solves.
+type Flags = std::collections::HashMap<String, Arc<AtomicBool>>;
+
 /// The solves running under a client's id, with their stop flags (`POST /api/solve/{id}/stop`).
 #[derive(Debug, Default)]
-pub struct Running(std::sync::Mutex<std::collections::HashMap<String, Arc<AtomicBool>>>);
+pub struct Running(std::sync::Mutex<Flags>);
 
 impl Running {
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Arc<AtomicBool>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Flags> {
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 

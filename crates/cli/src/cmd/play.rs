@@ -6,8 +6,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
-use npuzzle_core::Board;
-use npuzzle_core::{Goal, Size};
+use npuzzle_core::{Board, Goal, Size};
 use npuzzle_solver::Solver;
 use npuzzle_solver::engine::twentyfour::Tables;
 use npuzzle_solver::heuristic::pdb::Store;

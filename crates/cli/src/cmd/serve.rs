@@ -66,14 +66,14 @@ pub fn solver() -> npuzzle_solver::Solver {
 /// the 4x4's 7-8 table (about a minute and 783 MB) and Korf & Felner's 5x5 tables (about 70
 /// CPU-seconds and 181 MB); the store holds each once built.
 pub fn build_in_background(store: &Arc<Store>) {
+    const FOUR: &str = "the 4x4's 7-8 pattern database (about a minute, 783 MB)";
+    const FIVE: &str = "Korf & Felner's 5x5 tables (about 70 CPU-seconds, 181 MB)";
     let four = Goal::BlankFirst
         .board(Size::square(4).expect("4x4 is a size"))
         .ok()
         .and_then(|goal| store.build_in_background(&goal, None));
     let building_four = four.is_some();
     let building_five = store.build_twentyfour_in_background(four, None).is_some();
-    const FOUR: &str = "the 4x4's 7-8 pattern database (about a minute, 783 MB)";
-    const FIVE: &str = "Korf & Felner's 5x5 tables (about 70 CPU-seconds, 181 MB)";
     let (what, then) = match (building_four, building_five) {
         (true, true) => (
             format!("{FOUR}, then {FIVE},"),
