@@ -1,5 +1,6 @@
 //! The progress line on stderr: for work that takes more than about a second, the current
-//! search's bound, nodes, nodes per second and time, and `k/n boards` in a batch.
+//! search's bound, the best length found so far (the near-optimal engine's), nodes, nodes per
+//! second and time, and `k/n boards` in a batch.
 //!
 //! On a terminal it is one line redrawn in place (indicatif), shown once the run has lasted a
 //! second and cleared at the end. Elsewhere it is off unless asked for (`--progress`), and
@@ -94,7 +95,7 @@ impl Progress {
     /// An observer for one search, that reports to this line.
     pub fn watcher(&self) -> Watcher {
         let now = Instant::now();
-        Watcher { progress: self.clone(), bound: None, started: now, last: now }
+        Watcher { progress: self.clone(), bound: None, best: None, started: now, last: now }
     }
 
     /// One more board is done.
@@ -164,11 +165,13 @@ impl Progress {
     }
 }
 
-/// Watches one search for the progress line: its bound (IDA*'s iteration, A*'s f layer) and
-/// its node count. A no-op when progress is off.
+/// Watches one search for the progress line: its bound (IDA*'s iteration, A*'s f layer), the
+/// best length found so far (the near-optimal engine's) and its node count. A no-op when
+/// progress is off.
 pub struct Watcher {
     progress: Progress,
     bound: Option<u32>,
+    best: Option<u64>,
     started: Instant,
     last: Instant,
 }
@@ -182,12 +185,15 @@ impl Watcher {
         self.last = now;
         let secs = now.duration_since(self.started).as_secs_f64();
         let rate = if secs > 0.0 { expanded as f64 / secs } else { 0.0 };
+        let best = self.best.map(|b| format!("best {b}, ")).unwrap_or_default();
         let bound = self.bound.map(|b| format!("bound {b}, ")).unwrap_or_default();
-        self.progress.show(Some(format!(
-            "{bound}{} nodes, {}/s, {secs:.1} s",
-            thousands(expanded),
-            per_second(rate)
-        )));
+        // The near-optimal engine counts its nodes only at the end.
+        let nodes = if expanded > 0 {
+            format!("{} nodes, {}/s, ", thousands(expanded), per_second(rate))
+        } else {
+            String::new()
+        };
+        self.progress.show(Some(format!("{best}{bound}{nodes}{secs:.1} s")));
     }
 }
 
@@ -220,6 +226,11 @@ impl Observer<Board, u32> for Watcher {
 
     fn progress(&mut self, event: &npuzzle_search::Progress) -> Flow {
         if self.progress.inner.is_some() {
+            if event.best() != self.best {
+                self.best = event.best();
+                // A shorter answer is worth showing at once.
+                self.last = self.started;
+            }
             self.report(event.expanded());
         }
         Flow::Continue

@@ -1640,6 +1640,47 @@ fn progress_shows_on_a_terminal_and_not_in_a_pipe() {
     assert!(!screen.contains("/s, "), "{screen}");
 }
 
+/// The near-optimal engine's progress line says the best answer so far and the bound it
+/// proved, as they improve: an 8x8, whose engine has a path within half a second and goes on
+/// improving it for seconds.
+#[test]
+fn the_progress_line_shows_the_near_engines_best_answer_so_far() {
+    let scramble = npuzzle(&["scramble", "--size", "8x8", "--seed", "3"]);
+    assert_eq!(scramble.code, 0, "{}", scramble.stderr);
+    let board = scramble.stdout.trim();
+    let run = npuzzle(&[
+        "solve",
+        "-a",
+        "near",
+        "--timeout",
+        "3",
+        "--progress",
+        "-f",
+        "json",
+        "--",
+        board,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let record = &run.json_lines()[0];
+    let lines: Vec<&str> =
+        run.stderr.lines().filter(|l| l.starts_with("npuzzle: progress: best ")).collect();
+    let last = lines.last().unwrap_or_else(|| panic!("no best answer so far: {}", run.stderr));
+    // "npuzzle: progress: best 515, bound 341, 1.0 s"
+    let numbers: Vec<u64> = last
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let (best, bound) = (numbers[0], numbers[1]);
+    assert!(last.contains(&format!("best {best}, bound {bound}, ")), "{last}");
+    assert!(bound < best, "{last}");
+    assert!(record["length"].as_u64().unwrap() <= best, "{last}: {record}");
+    assert!(record["lower_bound"].as_u64().unwrap() >= bound, "{last}: {record}");
+    // The engine counts its nodes only at the end: no "0 nodes" on the line.
+    assert!(!last.contains("nodes"), "{last}");
+}
+
 #[test]
 fn ctrl_c_cancels_the_search_and_the_batch_and_says_how_far_it_got() {
     let file = scratch_file(

@@ -231,12 +231,26 @@ pub struct Progress {
     generated: u64,
     frontier: u64,
     started: Instant,
+    best: Option<u64>,
 }
 
 impl Progress {
     /// Statistics so far of a search that started at `started`.
     pub fn new(expanded: u64, generated: u64, frontier: u64, started: Instant) -> Self {
-        Progress { expanded, generated, frontier, started }
+        Progress { expanded, generated, frontier, started, best: None }
+    }
+
+    /// The same, from a search that has found a solution of `cost` already and goes on for
+    /// a cheaper one (an anytime search).
+    pub fn with_best(mut self, cost: u64) -> Self {
+        self.best = Some(cost);
+        self
+    }
+
+    /// The cost of the best solution found so far, from an anytime search that has one
+    /// (`None` from searches that have no solution before they end).
+    pub fn best(&self) -> Option<u64> {
+        self.best
     }
 
     /// Nodes expanded so far.

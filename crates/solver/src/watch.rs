@@ -83,6 +83,9 @@ pub(crate) enum Relayed {
     Bound(u32),
     /// Expansions and generations so far.
     Progress(u64, u64),
+    /// The length of the best solution found so far (an anytime engine: the near-optimal
+    /// one); the observer hears it with every progress event from then on.
+    Best(u64),
 }
 
 /// Runs `work` on a thread of its own, handing it a stop flag (raised when `cancel` is, or
@@ -109,6 +112,14 @@ where
             work(flag, &send)
         });
         let mut last_bound = None;
+        let (mut best, mut nodes) = (None::<u64>, (0, 0));
+        let progress = |observer: &mut O, best: Option<u64>, (expanded, generated)| {
+            let event = Progress::new(expanded, generated, 0, started);
+            let event = best.map_or(event, |b| event.with_best(b));
+            if observer.progress(&event) == Flow::Stop {
+                stop.store(true, Relaxed);
+            }
+        };
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
                 Ok(Relayed::Bound(b)) => {
@@ -120,9 +131,13 @@ where
                     }
                 }
                 Ok(Relayed::Progress(expanded, generated)) => {
-                    let event = Progress::new(expanded, generated, 0, started);
-                    if observer.progress(&event) == Flow::Stop {
-                        stop.store(true, Relaxed);
+                    nodes = (expanded, generated);
+                    progress(observer, best, nodes);
+                }
+                Ok(Relayed::Best(length)) => {
+                    if best.is_none_or(|b| length < b) {
+                        best = Some(length);
+                        progress(observer, best, nodes);
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}

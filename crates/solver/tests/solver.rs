@@ -536,3 +536,64 @@ fn the_fast_engines_report_bounds_progress_and_stop_when_asked() {
         }
     }
 }
+
+/// Records what the near-optimal engine shows a watcher: its bounds and its best lengths.
+#[derive(Default)]
+struct Anytime {
+    bounds: Vec<u32>,
+    bests: Vec<u64>,
+    stop_at_best: bool,
+}
+
+impl npuzzle_search::Observer<Board, u32> for Anytime {
+    fn bound(&mut self, b: &npuzzle_search::Bound<u32>) -> npuzzle_search::Flow {
+        self.bounds.push(b.bound());
+        npuzzle_search::Flow::Continue
+    }
+
+    fn progress(&mut self, p: &npuzzle_search::Progress) -> npuzzle_search::Flow {
+        if let Some(best) = p.best() {
+            if self.bests.last() != Some(&best) {
+                self.bests.push(best);
+            }
+        }
+        if self.stop_at_best && !self.bests.is_empty() {
+            npuzzle_search::Flow::Stop
+        } else {
+            npuzzle_search::Flow::Continue
+        }
+    }
+}
+
+/// The near-optimal engine tells a watcher its best length so far each time it falls, and its
+/// bound each time it rises, and stops when the watcher asks, with the best answer it has: an
+/// 8x8, which has a path within half a second and improves it for seconds more.
+#[test]
+fn the_near_engine_shows_its_best_answer_and_bound_as_they_improve() {
+    let solver = npuzzle_solver::Solver::new();
+    let g = Goal::BlankLast.board(Size::square(8).unwrap()).unwrap();
+    let b = Scrambler::new(3).solvable(&g);
+    let limits = Limits { timeout: Some(std::time::Duration::from_secs(3)), ..Limits::default() };
+    let options = Options { algorithm: Algorithm::Near, limits, ..Options::default() };
+    let mut seen = Anytime::default();
+    let sol = solver.solve_observed(&b, &g, &options, &mut seen).unwrap();
+    assert_eq!(sol.status, Status::Solved);
+    assert!(!seen.bests.is_empty() && !seen.bounds.is_empty());
+    assert!(seen.bests.windows(2).all(|w| w[0] > w[1]), "{:?}", seen.bests);
+    assert!(seen.bounds.windows(2).all(|w| w[0] < w[1]), "{:?}", seen.bounds);
+    let (length, bound) = (sol.moves.len() as u64, sol.lower_bound.unwrap());
+    assert!(length <= *seen.bests.last().unwrap(), "{length} after {:?}", seen.bests);
+    assert!(u64::from(*seen.bounds.last().unwrap()) <= bound, "{bound} after {:?}", seen.bounds);
+    assert!(bound < seen.bests[0], "{bound} {:?}", seen.bests);
+    // Stopped at the first best length it shows: that answer or a shorter one, at once.
+    let mut stopper = Anytime { stop_at_best: true, ..Anytime::default() };
+    let stopped = solver.solve_observed(&b, &g, &options, &mut stopper).unwrap();
+    assert_eq!(stopped.status, Status::Solved);
+    assert!(stopped.moves.len() as u64 <= stopper.bests[0], "{:?}", stopper.bests);
+    assert!(stopped.stats.seconds < 2.5, "{}", stopped.stats.seconds);
+    let mut end = b.clone();
+    for m in stopped.moves.as_slice() {
+        end = end.moved(*m).unwrap();
+    }
+    assert_eq!(end, g);
+}

@@ -29,7 +29,7 @@ use crate::layout::{Grid, Screen};
 use crate::replay::{DEFAULT_SPEED, Replay, SPEEDS, Source};
 use crate::terminal::Input;
 use crate::theme::Theme;
-use crate::worker::{Answer, Done, Task, Worker};
+use crate::worker::{Answer, Done, Live, Task, Worker};
 
 /// The shortest time between two frames of a playback (about 30 frames a second): faster
 /// speeds make several moves per frame.
@@ -222,9 +222,9 @@ impl App {
 
     /// What the solve under way has proved so far, as its watcher heard it: the best lower
     /// bound (if any) and the nodes expanded; `None` when no solve runs.
-    pub fn solving(&self) -> Option<(Option<u32>, u64)> {
+    pub fn solving(&self) -> Option<&Live> {
         let Mode::Solving { id, .. } = self.mode else { return None };
-        self.worker.live(id).map(|l| (l.bound(), l.expanded()))
+        self.worker.live(id)
     }
 
     /// The current mode.
@@ -329,11 +329,23 @@ impl App {
             }
         }
         let known = self.distances.get(self.game.board());
-        // A solve of this position under way raises the lower bound as it proves bounds.
-        match (known, self.solving().and_then(|(bound, _)| bound)) {
-            (Distance::AtLeast(n), Some(b)) => Distance::AtLeast(n.max(b as usize)),
-            (Distance::Between(n, m), Some(b)) => Distance::Between(n.max(b as usize).min(m), m),
-            _ => known,
+        // A solve of this position under way raises the lower bound as it proves bounds, and
+        // lowers the upper one as it finds shorter answers.
+        let Some(live) = self.solving() else { return known };
+        let bound = live.bound().map_or(0, |b| b as usize);
+        let best = live.best().map(|b| usize::try_from(b).unwrap_or(usize::MAX));
+        let distance = match (known, best) {
+            (Distance::Exact(_), _) => known,
+            (Distance::AtLeast(n), None) => Distance::AtLeast(n.max(bound)),
+            (Distance::AtLeast(n), Some(m)) => Distance::Between(n.max(bound).min(m), m),
+            (Distance::Between(n, m), best) => {
+                let m = best.map_or(m, |b| b.min(m));
+                Distance::Between(n.max(bound).min(m), m)
+            }
+        };
+        match distance {
+            Distance::Between(n, m) if n == m => Distance::Exact(n),
+            d => d,
         }
     }
 
@@ -1571,11 +1583,17 @@ mod tests {
         std::thread::sleep(Duration::from_secs(1));
         a.settle(Duration::from_millis(1));
         assert!(matches!(a.mode(), Mode::Solving { .. }), "answered within 1 s: {:?}", a.mode());
+        // Meanwhile the panel and the readout know the best answer so far and the bound.
+        let live = a.solving().expect("a solve runs");
+        let (best, bound) = (live.best().expect("a path within 1 s"), live.bound().unwrap());
+        assert!(u64::from(bound) < best, "{bound} {best}");
+        assert_eq!(a.distance(), Distance::Between(bound as usize, best as usize));
         press(&mut a, KeyCode::Esc);
         settle_until(&mut a, |a| !matches!(a.mode(), Mode::Solving { .. }));
         let Mode::Replay(replay) = a.mode() else { panic!("{:?} {:?}", a.mode(), a.note()) };
         assert!(matches!(replay.source(), Source::Solver { optimal: false, .. }));
         assert_eq!(a.note(), Some(("stopped early: the best answer found so far", Tone::Info)));
+        assert!(replay.len() as u64 <= best, "{} moves, {best} before the stop", replay.len());
         // It replays to the goal.
         let mut end = board.clone();
         for step in replay.moves() {

@@ -21,6 +21,7 @@ use crate::layout::{Grid, PANEL_MIN_SCREEN_WIDTH, Screen};
 use crate::replay::{Replay, Source};
 use crate::text::{fit, width, wrap};
 use crate::theme::Theme;
+use crate::worker::Live;
 
 /// The smallest terminal the game draws in.
 pub const MIN_WIDTH: u16 = 30;
@@ -219,15 +220,24 @@ impl App {
             Mode::Solving { since, .. } => {
                 let secs = self.now().saturating_duration_since(*since).as_secs_f64();
                 lines.push((0, format!("Solving… {secs:.1} s"), theme.value));
-                // What the search has proved so far: its bound rises to the optimum.
-                if let Some((bound, expanded)) = self.solving() {
-                    if let Some(b) = bound {
+                // What the search has found and proved so far: the near-optimal engine's best
+                // answer falls, and the bound rises, towards the optimum.
+                if let Some(live) = self.solving() {
+                    if let Some(best) = live.best() {
+                        lines.push((
+                            1,
+                            format!("best so far {}", plural(best as usize, "move")),
+                            theme.value,
+                        ));
+                    }
+                    if let Some(b) = live.bound() {
                         lines.push((
                             1,
                             format!("at least {}", plural(b as usize, "move")),
                             theme.label,
                         ));
                     }
+                    let expanded = live.expanded();
                     if expanded > 0 {
                         lines.push((
                             3,
@@ -332,9 +342,10 @@ impl App {
             (note.to_string(), tone_style(theme, tone))
         } else if let Mode::Solving { since, .. } = self.mode() {
             let secs = self.now().saturating_duration_since(*since).as_secs_f64();
-            let bound =
-                self.solving().and_then(|(b, _)| b).map(|b| format!(", ≥ {b}")).unwrap_or_default();
-            (format!("solving… {secs:.1} s{bound}, Esc stops it"), theme.value)
+            let live = self.solving();
+            let best = live.and_then(Live::best).map(|b| format!(", best {b}")).unwrap_or_default();
+            let bound = live.and_then(Live::bound).map(|b| format!(", ≥ {b}")).unwrap_or_default();
+            (format!("solving… {secs:.1} s{best}{bound}, Esc stops it"), theme.value)
         } else if self.card().is_some() {
             // The card says it all, over the board.
             (String::new(), theme.dim)

@@ -54,10 +54,12 @@ pub enum Answer {
 }
 
 /// What a running solve has proved so far, as its watcher hears it: the best lower bound
-/// (0 until one is proved) and the nodes expanded.
+/// (0 until one is proved), the shortest answer found so far (0 until the near-optimal
+/// engine has one) and the nodes expanded.
 #[derive(Debug, Default)]
 pub struct Live {
     bound: AtomicU32,
+    best: AtomicU64,
     expanded: AtomicU64,
 }
 
@@ -65,6 +67,12 @@ impl Live {
     /// The best lower bound proved so far, if any.
     pub fn bound(&self) -> Option<u32> {
         Some(self.bound.load(Ordering::Relaxed)).filter(|&b| b > 0)
+    }
+
+    /// The length of the shortest answer found so far, if any (from the near-optimal engine,
+    /// which goes on for a shorter one).
+    pub fn best(&self) -> Option<u64> {
+        Some(self.best.load(Ordering::Relaxed)).filter(|&b| b > 0)
     }
 
     /// The nodes expanded so far.
@@ -84,6 +92,10 @@ impl Observer<Board, u32> for LiveWatcher {
     }
     fn progress(&mut self, e: &Progress) -> Flow {
         self.0.expanded.fetch_max(e.expanded(), Ordering::Relaxed);
+        if let Some(b) = e.best().filter(|&b| b > 0) {
+            let shorter = |now: u64| (now == 0 || b < now).then_some(b);
+            let _ = self.0.best.fetch_update(Ordering::Relaxed, Ordering::Relaxed, shorter);
+        }
         Flow::Continue
     }
 }

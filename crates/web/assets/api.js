@@ -48,6 +48,15 @@ export function stopSolve(id) {
   return call(`/api/solve/${encodeURIComponent(id)}/stop`, { method: "POST" });
 }
 
+/**
+ * What the solve named `id` has found and proved so far: `{running, seconds, lower_bound, best,
+ * expanded}` (`best`: the length of its shortest answer yet, or null). Throws (404) when no solve
+ * of that name runs: it ended, or waits for a worker still.
+ */
+export function solveProgress(id) {
+  return call(`/api/solve/${encodeURIComponent(id)}`);
+}
+
 /** A fresh name for a solve (128 random bits in hex; works on plain http too). */
 export function solveId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -8,6 +8,8 @@ import { $, number, plural, seconds, say, DIRECTION } from "./helpers.js";
 
 /** Boards this small get their exact distance after every move (the exact table answers at once). */
 const EXACT_CELLS = 9;
+/** How often a running solve is asked what it has found and proved so far. */
+const PROGRESS_EVERY_MS = 500;
 
 export class SolverController {
   constructor(game, transport) {
@@ -227,8 +229,28 @@ export class SolverController {
     const algorithm = $("algorithm").value;
     const heuristic = $("heuristic").value;
     this.busy(true);
-    say(`Solving with ${names.algorithm(algorithm).name}…`);
+    const solving = `Solving with ${names.algorithm(algorithm).name}…`;
+    say(solving);
     $("solve-note").textContent = "";
+    // While it runs: the best answer found so far and the bound proved so far, in the message and
+    // the TO GOAL readout (the near-optimal engine has a path long before it ends).
+    const watch = setInterval(async () => {
+      let progress;
+      try {
+        progress = await api.solveProgress(id);
+      } catch {
+        return; // not started on a worker yet, or just ended
+      }
+      if (this.solveId !== id || this.stopping) return;
+      const { best, lower_bound: lower } = progress;
+      if (lower != null) this.bound(board, lower);
+      if (best != null) this.upper(board, best);
+      if (board === game.notation) this.showDistance();
+      const parts = [];
+      if (best != null) parts.push(`best so far ${plural(best, "move")}`);
+      if (lower != null) parts.push(`the optimum is at least ${number(lower)}`);
+      if (parts.length) say(`${solving} ${progress.seconds.toFixed(1)} s: ${parts.join(", ")}.`);
+    }, PROGRESS_EVERY_MS);
     try {
       const record = await api.solve({ board, algorithm, heuristic, id }, abort.signal);
       const stopped = this.stopping;
@@ -276,6 +298,7 @@ export class SolverController {
       if (error.name === "AbortError") say("Solve cancelled.");
       else say(`Could not solve: ${error.message}${error.retryAfter ? ` (try again in ${error.retryAfter} s)` : ""}.`, "error");
     } finally {
+      clearInterval(watch);
       if (this.solveAbort === abort) {
         this.solveAbort = null;
         this.solveId = null;

@@ -20,7 +20,10 @@
 //!   more than 16 cells, the rest of that path at once (see [`hint`]). A solve given an
 //!   `id` (a name of the client's, 1 to 64 letters, digits, `-` or `_`) can be stopped with
 //!   `POST /api/solve/{id}/stop`: its request then answers with the best solution found so
-//!   far (a solve whose client goes away is cancelled and answers nobody).
+//!   far (a solve whose client goes away is cancelled and answers nobody); while it runs,
+//!   `GET /api/solve/{id}` answers what it has found and proved so far
+//!   (`{"running", "seconds", "lower_bound", "best", "expanded"}`: the best length yet and
+//!   the lower bound), 404 once it has ended.
 //! - `GET /api/scramble?size=4x4&seed=7&goal=blank-last`: a uniformly random solvable board,
 //!   `{"board", "size", "goal", "seed", "solvable"}`; the seed defaults to the clock.
 //! - `GET /api/search?board=...&algorithm=...&heuristic=...&weight=...&pace=...`: the search
@@ -252,6 +255,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/", get(assets::index))
         .route("/assets/{name}", get(assets::file))
         .route("/api/solve", post(solve::handler))
+        .route("/api/solve/{id}", get(solve::progress))
         .route("/api/solve/{id}/stop", post(solve::stop))
         .route("/api/scramble", get(scramble::handler))
         .route("/api/search", get(search::handler))

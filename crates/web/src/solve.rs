@@ -1,7 +1,8 @@
 //! `POST /api/solve`: decode the request, solve on the pool, encode the record.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::{Duration, Instant};
 
 use axum::Json;
@@ -47,24 +48,37 @@ pub struct SolveRequest {
     pub id: Option<String>,
 }
 
-/// Stop flags by the names clients gave their solves.
-type Flags = std::collections::HashMap<String, Arc<AtomicBool>>;
+/// A named solve: its stop flag, and what it has found and proved so far.
+#[derive(Debug)]
+struct Entry {
+    stop: Arc<AtomicBool>,
+    live: Arc<Live>,
+}
 
-/// The solves running under a client's id, with their stop flags (`POST /api/solve/{id}/stop`).
+/// The named solves by the names clients gave them.
+type Entries = std::collections::HashMap<String, Entry>;
+
+/// The solves running under a client's id, with their stop flags (`POST /api/solve/{id}/stop`)
+/// and what they have found and proved so far (`GET /api/solve/{id}`).
 #[derive(Debug, Default)]
-pub struct Running(std::sync::Mutex<Flags>);
+pub struct Running(std::sync::Mutex<Entries>);
 
 impl Running {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Flags> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Raises the stop flag of the solve named `id`; whether one runs.
     pub fn stop(&self, id: &str) -> bool {
-        self.lock().get(id).is_some_and(|flag| {
-            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.lock().get(id).is_some_and(|entry| {
+            entry.stop.store(true, Relaxed);
             true
         })
+    }
+
+    /// What the solve named `id` has found and proved so far, if it runs.
+    pub fn progress(&self, id: &str) -> Option<Progress> {
+        self.lock().get(id).map(|entry| entry.live.progress())
     }
 
     /// How many named solves run now.
@@ -77,6 +91,85 @@ impl Running {
         self.len() == 0
     }
 }
+
+/// What a named solve has found and proved so far, as its watcher hears it.
+#[derive(Debug)]
+struct Live {
+    started: Instant,
+    /// The best lower bound proved so far (0: none yet).
+    bound: AtomicU32,
+    /// The length of the shortest answer found so far (0: none yet).
+    best: AtomicU64,
+    /// Nodes expanded so far, as the engine reports them.
+    expanded: AtomicU64,
+}
+
+impl Live {
+    fn new() -> Live {
+        Live {
+            started: Instant::now(),
+            bound: AtomicU32::new(0),
+            best: AtomicU64::new(0),
+            expanded: AtomicU64::new(0),
+        }
+    }
+
+    fn progress(&self) -> Progress {
+        Progress {
+            running: true,
+            seconds: self.started.elapsed().as_secs_f64(),
+            lower_bound: Some(self.bound.load(Relaxed)).filter(|&b| b > 0),
+            best: Some(self.best.load(Relaxed)).filter(|&b| b > 0),
+            expanded: self.expanded.load(Relaxed),
+        }
+    }
+}
+
+/// `GET /api/solve/{id}`: a named solve's progress.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Progress {
+    /// Always true: a solve that ended answers 404.
+    pub running: bool,
+    /// Seconds since the solve started on a worker.
+    pub seconds: f64,
+    /// The best lower bound on the optimal length proved so far, if any.
+    pub lower_bound: Option<u32>,
+    /// The length of the shortest solution found so far, if any (the near-optimal engine
+    /// has one long before it ends; the optimal searches only at the end).
+    pub best: Option<u64>,
+    /// Nodes expanded so far, as the engine reports them (the near-optimal engine: 0).
+    pub expanded: u64,
+}
+
+/// The solver's watcher for a named solve: keeps what it hears in the solve's [`Live`].
+struct LiveWatcher(Arc<Live>);
+
+impl npuzzle_search::Observer<Board, u32> for LiveWatcher {
+    fn bound(&mut self, e: &npuzzle_search::Bound<u32>) -> npuzzle_search::Flow {
+        self.0.bound.fetch_max(e.bound(), Relaxed);
+        npuzzle_search::Flow::Continue
+    }
+
+    fn progress(&mut self, e: &npuzzle_search::Progress) -> npuzzle_search::Flow {
+        self.0.expanded.fetch_max(e.expanded(), Relaxed);
+        if let Some(b) = e.best().filter(|&b| b > 0) {
+            let shorter = |now: u64| (now == 0 || b < now).then_some(b);
+            let _ = self.0.best.fetch_update(Relaxed, Relaxed, shorter);
+        }
+        npuzzle_search::Flow::Continue
+    }
+}
+
+impl npuzzle_solver::Sampler for LiveWatcher {
+    fn wants(&mut self, _: u64) -> bool {
+        false
+    }
+    fn samples(&self) -> bool {
+        false
+    }
+}
+
+impl npuzzle_solver::Watcher for LiveWatcher {}
 
 /// A named solve's entry in [`Running`], removed when the solve ends.
 struct Registered<'a> {
@@ -226,8 +319,9 @@ pub async fn handler(
             let record = state
                 .pool
                 .run(move |cancel| {
-                    // Named: `POST /api/solve/{id}/stop` raises this solve's flag.
-                    let _entry = match id {
+                    // Named: `POST /api/solve/{id}/stop` raises this solve's flag, and
+                    // `GET /api/solve/{id}` reads what it has found and proved so far.
+                    let (_entry, live) = match id {
                         Some(id) => {
                             let mut running = shared.running.lock();
                             if running.contains_key(&id) {
@@ -235,12 +329,18 @@ pub async fn handler(
                                     "a solve named {id} is running already"
                                 )));
                             }
-                            running.insert(id.clone(), Arc::clone(&cancel));
-                            Some(Registered { running: &shared.running, id })
+                            let live = Arc::new(Live::new());
+                            let entry =
+                                Entry { stop: Arc::clone(&cancel), live: Arc::clone(&live) };
+                            running.insert(id.clone(), entry);
+                            (Some(Registered { running: &shared.running, id }), Some(live))
                         }
-                        None => None,
+                        None => (None, None),
                     };
-                    solve_task(&solver, task, cancel)
+                    match live {
+                        Some(live) => solve_watched(&solver, task, cancel, LiveWatcher(live)),
+                        None => solve_task(&solver, task, cancel),
+                    }
                 })
                 .await
                 .map_err(pool_error)??;
@@ -277,18 +377,46 @@ pub async fn stop(
     }
 }
 
+/// `GET /api/solve/{id}`: what the solve the client named `id` has found and proved so far
+/// ([`Progress`]), or 404 when no solve of that name runs (it ended, or waits for a worker
+/// still).
+///
+/// # Errors
+/// 400 for a malformed id, 404 when no such solve runs.
+pub async fn progress(
+    State(state): State<Arc<AppState>>,
+    crate::error::AppPath(id): crate::error::AppPath<String>,
+) -> Result<Response, AppError> {
+    let id = checked_id(&id)?;
+    match state.running.progress(id) {
+        Some(progress) => Ok(Json(progress).into_response()),
+        None => Err(AppError::not_found(format!("no solve named {id} is running"))),
+    }
+}
+
 /// Solves a task on the calling (blocking) thread and checks the answer by replaying it.
 ///
 /// # Errors
 /// 400 when the solver refuses the request; 500 when its moves do not reach the goal (a bug).
 pub fn solve_task(
     solver: &Solver,
-    mut task: Task,
+    task: Task,
     cancel: Arc<AtomicBool>,
 ) -> Result<Record, AppError> {
+    solve_watched(solver, task, cancel, ())
+}
+
+/// [`solve_task`], telling `watcher` the bounds and best lengths the solver finds.
+fn solve_watched<W: npuzzle_solver::Watcher>(
+    solver: &Solver,
+    mut task: Task,
+    cancel: Arc<AtomicBool>,
+    mut watcher: W,
+) -> Result<Record, AppError> {
     task.options.limits.cancel = Some(cancel);
+    let request = npuzzle_solver::Request::new(&task.board, &task.goal, &task.options);
     let solution = solver
-        .solve(&task.board, &task.goal, &task.options)
+        .solve_with(&request, &mut watcher)
         .map_err(|err| AppError::bad_request(err.to_string()))?;
     check(&task.board, &task.goal, &solution)?;
     Ok(Record::new(&task.board, &task.goal, &solution))

@@ -1079,9 +1079,16 @@ async fn stop_solve(state: &Arc<AppState>, id: &str) -> (StatusCode, Value) {
     (status, value)
 }
 
+async fn solve_progress(state: &Arc<AppState>, id: &str) -> (StatusCode, Value) {
+    let request = Request::get(format!("/api/solve/{id}")).body(Body::empty()).unwrap();
+    let (status, _, value) = send(state, request).await;
+    (status, value)
+}
+
 /// A solve given an `id` stops on `POST /api/solve/{id}/stop` and answers its own request
-/// with the best solution found so far: an 8x8, whose near-optimal engine has a path within
-/// half a second and goes on improving it for several seconds more.
+/// with the best solution found so far, and `GET /api/solve/{id}` says what it has found and
+/// proved until then: an 8x8, whose near-optimal engine has a path within half a second and
+/// goes on improving it for several seconds more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_named_solve_stops_on_request_with_its_best_answer_so_far() {
     // Two workers whatever the machine: the second request of the same name runs beside it.
@@ -1105,6 +1112,14 @@ async fn a_named_solve_stops_on_request_with_its_best_answer_so_far() {
     assert!(value["error"].as_str().unwrap().contains("running already"), "{value}");
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert!(!running.is_finished(), "the 8x8 solve ended within 1 s: nothing to stop");
+    // What it has found and proved so far: a path, and a bound below it.
+    let (status, progress) = solve_progress(&state, "stop-me").await;
+    assert_eq!(status, StatusCode::OK, "{progress}");
+    assert_eq!(progress["running"], true, "{progress}");
+    let best = progress["best"].as_u64().expect("a path within 1 s");
+    let bound = progress["lower_bound"].as_u64().expect("a proven bound");
+    assert!(0 < bound && bound < best, "{progress}");
+    assert!(progress["seconds"].as_f64().unwrap() >= 1.0, "{progress}");
     let (status, value) = stop_solve(&state, "stop-me").await;
     assert_eq!((status, value), (StatusCode::OK, json!({"stopped": true})));
     let (status, record) = running.await.unwrap();
@@ -1113,6 +1128,14 @@ async fn a_named_solve_stops_on_request_with_its_best_answer_so_far() {
     assert_eq!(record["algorithm"], "near", "{record}");
     assert_solves(&record);
     assert!(record["seconds"].as_f64().unwrap() < 8.0, "{record}");
+    // The answer is at least as short as the best heard before the stop, and its bound at
+    // least as high.
+    assert!(record["length"].as_u64().unwrap() <= best, "{record} after {progress}");
+    assert!(record["lower_bound"].as_u64().unwrap() >= bound, "{record} after {progress}");
+    let (status, value) = solve_progress(&state, "stop-me").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{value}");
+    let (status, value) = solve_progress(&state, "no%20spaces").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
     // Its name is free again; a name nobody runs is 404, a malformed one 400, a hint 400.
     assert!(state.running.is_empty());
     let (status, value) = stop_solve(&state, "stop-me").await;

@@ -483,9 +483,10 @@ async fn a_5x5_solve_says_how_far_from_the_optimum_it_may_be(page: &Page) -> Out
     Ok(())
 }
 
-/// Stop, pressed while a long solve runs (the Solve button says so then), plays the best
-/// answer the solver has found so far: an 8x8, whose near-optimal engine has a path within
-/// half a second and improves it for several seconds more.
+/// While a long solve runs, the message and the TO GOAL readout say the best answer found
+/// and the bound proved so far; Stop, pressed then (the Solve button says so), plays that
+/// answer: an 8x8, whose near-optimal engine has a path within half a second and improves it
+/// for several seconds more.
 async fn stop_plays_the_best_answer_so_far(page: &Page) -> Outcome {
     let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::square(8)?)?;
     let board = npuzzle_core::Scrambler::new(3).solvable(&goal);
@@ -495,7 +496,29 @@ async fn stop_plays_the_best_answer_so_far(page: &Page) -> Outcome {
     page.click("solve").await?;
     let label = "return document.getElementById('solve-text').textContent;";
     ensure_eq!(page.js(label).await?, json!("Stop"));
-    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    // While it runs, the message says what it has found and proved so far, and the TO GOAL
+    // readout is that range.
+    page.wait(
+        "the best answer so far, while solving",
+        "document.getElementById('status').textContent.includes('best so far')",
+        5,
+    )
+    .await?;
+    let status = page.status().await?;
+    ensure!(status.contains("the optimum is at least"), "{status}");
+    let number_after = |text: &str, key: &str| -> Option<u64> {
+        let rest = text.split(key).nth(1)?;
+        rest.split(|c: char| !c.is_ascii_digit() && c != ',')
+            .find(|w| !w.is_empty())?
+            .replace(',', "")
+            .parse()
+            .ok()
+    };
+    let best = number_after(&status, "best so far ").ok_or(format!("no best: {status}"))?;
+    let lower = number_after(&status, "at least ").ok_or(format!("no bound: {status}"))?;
+    ensure!(lower < best, "{status}");
+    let upper = page.js("return document.getElementById('distance').dataset.upper;").await?;
+    ensure!(upper.as_str().and_then(|u| u.parse::<u64>().ok()).is_some_and(|u| u <= best));
     page.click("solve").await?;
     page.wait(
         "the best answer so far",
@@ -514,6 +537,7 @@ async fn stop_plays_the_best_answer_so_far(page: &Page) -> Outcome {
         .ok_or(format!("no length: {status}"))?;
     let count = page.client.find(Locator::Id("step-count")).await?.text().await?;
     ensure!(count.ends_with(&format!("/ {length}")), "{count} against {status}");
+    ensure!(length.replace(',', "").parse::<u64>()? <= best, "{status}: longer than {best}");
     // A new board stops the playback.
     page.open("#board=1,2,3/4,5,6/7,8,0&picture=numbers").await?;
     page.wait_board("1 2 3/4 5 6/7 8 0").await?;

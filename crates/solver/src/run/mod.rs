@@ -135,7 +135,7 @@ impl Task<'_> {
             }
             Step::Reduction { improve, beams } => self.answer(self.reduction(improve, beams)),
             Step::Near { improve, budget } => {
-                let solution = self.near(improve, step_timeout(self.limits, budget));
+                let solution = self.near(improve, step_timeout(self.limits, budget), observer);
                 let out_of_budget = out_of_budget(&solution, self.limits, budget);
                 StepAnswer { solution, out_of_budget }
             }
@@ -306,8 +306,17 @@ impl Task<'_> {
     /// The near-optimal engine ([`crate::engine::near`]); with `improve` (and a timeout), its
     /// anytime mode until the timeout. A cancelled or timed-out anytime run answers with its
     /// best answer so far.
-    fn near(&self, improve: bool, timeout: Option<Duration>) -> Solution {
+    ///
+    /// `observer` hears the bound each time it rises and, with the progress events, the best
+    /// length so far each time it falls (the game and the CLI's progress line show both).
+    fn near(
+        &self,
+        improve: bool,
+        timeout: Option<Duration>,
+        observer: &mut dyn crate::Sampler,
+    ) -> Solution {
         use crate::engine::near::{NearError, Settings};
+        use crate::watch::{Relayed, relay};
         let base = Solution {
             status: Status::Solved,
             moves: Moves::default(),
@@ -319,13 +328,11 @@ impl Task<'_> {
             reason: None,
             notes: Vec::new(),
         };
-        let mut budget = match self.deadline(timeout) {
+        // The relay's stop flag follows the caller's, and rises too when the observer stops.
+        let budget = match self.deadline(timeout) {
             Some(deadline) => reduction::Budget::until(deadline),
             None => reduction::Budget::for_duration(Duration::MAX),
         };
-        if let Some(flag) = &self.limits.cancel {
-            budget = budget.with_cancel(flag.clone());
-        }
         let settings = Settings {
             budget,
             anytime: improve && timeout.is_some(),
@@ -342,7 +349,22 @@ impl Task<'_> {
             stats: Stats { seconds: self.seconds(), ..Stats::default() },
             ..base.clone()
         };
-        match crate::engine::near::solve(self.board, self.goal, &settings) {
+        let (result, stopped_by_observer) =
+            relay(observer, self.limits.cancel.as_ref(), |stop, sink| {
+                let settings =
+                    Settings { budget: settings.budget.with_cancel(stop.clone()), ..settings };
+                let mut heard = |length: usize, bound: u64| {
+                    sink(Relayed::Bound(u32::try_from(bound).unwrap_or(u32::MAX)));
+                    if length > 0 {
+                        sink(Relayed::Best(length as u64));
+                    }
+                };
+                let result = crate::engine::near::solve_observed(
+                    self.board, self.goal, &settings, &mut heard,
+                );
+                (result, stop.load(std::sync::atomic::Ordering::Relaxed))
+            });
+        match result {
             Ok(answer) => {
                 let length = answer.moves.len();
                 let mut notes = Vec::new();
@@ -394,7 +416,8 @@ impl Task<'_> {
             },
             Err(NearError::Interrupted { nodes, lower_bound }) => {
                 let timed_out = timeout.is_some_and(|t| self.clock.elapsed() >= t);
-                let limit = match (self.cancelled(), timed_out, self.limits.max_nodes) {
+                let cancelled = self.cancelled() || (stopped_by_observer && !timed_out);
+                let limit = match (cancelled, timed_out, self.limits.max_nodes) {
                     (true, _, _) => Limit::Cancelled,
                     (false, false, Some(max)) => Limit::Nodes(max),
                     _ => Limit::Time(timeout.unwrap_or_default()),
