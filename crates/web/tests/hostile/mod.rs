@@ -156,6 +156,8 @@ async fn a_path_that_is_not_utf8_was_answered_in_plain_text() {
         Request::get("/assets/%FF").body(Body::empty()).unwrap(),
         Request::post("/api/search/%FF/stop").body(Body::empty()).unwrap(),
         Request::post("/api/search/%FF/pace/10").body(Body::empty()).unwrap(),
+        Request::post("/api/solve/%FF/stop").body(Body::empty()).unwrap(),
+        Request::get("/api/solve/%FF").body(Body::empty()).unwrap(),
     ] {
         let (status, headers, value) = send(&state, request).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
