@@ -1,7 +1,7 @@
 //! The binding of the solver: the only module that calls `npuzzle_solver::Solver`.
 //!
 //! Every answer of the package comes from [`Solver::solve`] (and [`Solver::hint`], which
-//! solves through it) on one solver for the process, sharing the shared solver's tables and
+//! solves through it; a solve with a progress callback through [`Solver::solve_with`]) on one solver for the process, sharing the shared solver's tables and
 //! owning the store of pattern databases of [`crate::databases`], as the command line's
 //! solves do; and from the solver's exact tables for boards of at most 9 cells. A change of the solver's entry point
 //! is an edit of this file alone.
@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use npuzzle_core::Board;
 use npuzzle_solver::heuristic::pdb::Database;
-use npuzzle_solver::{Databases, ExactTable, Hint, Options, Solution, Solver};
+use npuzzle_solver::{Databases, ExactTable, Hint, Live, Options, Request, Solution, Solver};
 
 use crate::databases;
 use crate::errors::{Error, panicked};
@@ -40,6 +40,21 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, Error> {
 /// the table on a large board), [`Error::Internal`] for a panic.
 pub(crate) fn solve(board: &Board, goal: &Board, options: &Options) -> Result<Solution, Error> {
     guarded(|| solver().solve(board, goal, options))?.map_err(|e| Error::Option(e.to_string()))
+}
+
+/// [`solve`], telling `live` the bounds and best lengths the solver finds as it goes.
+///
+/// # Errors
+/// As [`solve`].
+pub(crate) fn solve_live(
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    live: &Arc<Live>,
+) -> Result<Solution, Error> {
+    let request = Request::new(board, goal, options);
+    guarded(|| solver().solve_with(&request, &mut live.watcher()))?
+        .map_err(|e| Error::Option(e.to_string()))
 }
 
 /// Every legal move of `board` with the distance after it (see [`Solver::hint`]).

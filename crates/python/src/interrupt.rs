@@ -38,6 +38,22 @@ pub(crate) fn interruptible<R: Send>(
     cancel: &Arc<AtomicBool>,
     work: impl FnOnce() -> R + Send,
 ) -> PyResult<R> {
+    interruptible_watched(py, cancel, &mut |_| Ok(true), work)
+}
+
+/// [`interruptible`], calling `poll` with the GIL held at every wake-up of the waiting thread
+/// (every [`POLL`]) while the work runs: `Ok(false)` raises the cancel flag (the work then
+/// answers with what it has), an error raises it too and is raised once the work has
+/// returned, as a signal handler's is.
+///
+/// # Errors
+/// As [`interruptible`], and the error `poll` returned.
+pub(crate) fn interruptible_watched<R: Send>(
+    py: Python<'_>,
+    cancel: &Arc<AtomicBool>,
+    poll: &mut (dyn FnMut(Python<'_>) -> PyResult<bool> + Send),
+    work: impl FnOnce() -> R + Send,
+) -> PyResult<R> {
     let pool = pool(default_threads()).map_err(PyErr::from)?;
     let done = AtomicBool::new(false);
     let mut result = None;
@@ -55,9 +71,17 @@ pub(crate) fn interruptible<R: Send>(
             while !done.load(Ordering::Acquire) {
                 thread::park_timeout(POLL);
                 if interrupted.is_none() && !done.load(Ordering::Acquire) {
-                    if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        cancel.store(true, Ordering::SeqCst);
-                        interrupted = Some(e);
+                    let polled = Python::attach(|py| {
+                        py.check_signals()?;
+                        poll(py)
+                    });
+                    match polled {
+                        Ok(true) => {}
+                        Ok(false) => cancel.store(true, Ordering::SeqCst),
+                        Err(e) => {
+                            cancel.store(true, Ordering::SeqCst);
+                            interrupted = Some(e);
+                        }
                     }
                 }
             }

@@ -38,6 +38,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solution::PySolution>()?;
     m.add_class::<solution::PyHint>()?;
     m.add_class::<solution::PyHintMove>()?;
+    m.add_class::<solution::PyProgress>()?;
     m.add_class::<vector::Boards>()?;
     m.add_function(wrap_pyfunction!(board::goal, m)?)?;
     m.add_function(wrap_pyfunction!(solution::solve, m)?)?;

@@ -1,7 +1,7 @@
 //! `solve` and `hint`, and the `Solution`, `Hint` and `HintMove` classes.
 
 use npuzzle_core::{Board, Goal, Parity};
-use npuzzle_solver::{Algorithm, Limit, Reason, Record, Solution, Status, thousands};
+use npuzzle_solver::{Algorithm, Limit, Live, Reason, Record, Solution, Status, thousands};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -299,6 +299,61 @@ pub(crate) fn instant(board: &Board, request: &Request) -> bool {
         && matches!(request.options.algorithm, Algorithm::Auto | Algorithm::Table)
 }
 
+/// What a solve has found and proved so far, handed to ``solve``'s ``progress`` callback.
+#[pyclass(name = "Progress", module = "npuzzle", frozen, eq)]
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) struct PyProgress {
+    /// Seconds since the solve started.
+    #[pyo3(get)]
+    seconds: f64,
+    /// The best lower bound on the optimal length proved so far, or ``None``.
+    #[pyo3(get)]
+    lower_bound: Option<u32>,
+    /// The length of the shortest solution found so far, or ``None`` (the near-optimal
+    /// engine has one long before it ends; the optimal searches only at the end).
+    #[pyo3(get)]
+    best: Option<u64>,
+    /// Nodes expanded so far, as the engine reports them (the near-optimal engine counts
+    /// its nodes only at the end: 0 until then).
+    #[pyo3(get)]
+    expanded: u64,
+}
+
+#[pymethods]
+impl PyProgress {
+    fn __repr__(&self) -> String {
+        let opt = |v: Option<u64>| v.map_or("None".to_string(), |v| v.to_string());
+        format!(
+            "Progress(seconds={:.3}, lower_bound={}, best={}, expanded={})",
+            self.seconds,
+            opt(self.lower_bound.map(u64::from)),
+            opt(self.best),
+            self.expanded
+        )
+    }
+}
+
+/// Calls `callback` with what `live` holds when it changed since `last` (the time aside):
+/// `Ok(false)` when the callback returned ``False`` (stop with the best answer so far).
+fn report(
+    py: Python<'_>,
+    callback: &Py<PyAny>,
+    live: &Live,
+    last: &mut Option<(Option<u32>, Option<u64>, u64)>,
+) -> PyResult<bool> {
+    let now = (live.bound(), live.best(), live.expanded());
+    if *last == Some(now) || now == (None, None, 0) {
+        return Ok(true);
+    }
+    *last = Some(now);
+    let (lower_bound, best, expanded) = now;
+    let progress =
+        PyProgress { seconds: live.elapsed().as_secs_f64(), lower_bound, best, expanded };
+    let answer = callback.call1(py, (progress,))?;
+    // Only an explicit False stops: None (a function that returns nothing) goes on.
+    Ok(!answer.bind(py).is(pyo3::types::PyBool::new(py, false)))
+}
+
 /// Solves a board optimally where that takes seconds (every board up to 4x4 with the default
 /// ``algorithm="auto"``), otherwise with a fast method that says so in ``note``.
 ///
@@ -310,6 +365,13 @@ pub(crate) fn instant(board: &Board, request: &Request) -> bool {
 /// MiB (default 1024); limits only limit. The GIL is released while searching, and Ctrl-C
 /// stops the search (``KeyboardInterrupt``).
 ///
+/// ``progress``, a callable, is called with a ``Progress`` (``seconds``, ``lower_bound``,
+/// ``best``, ``expanded``) each time the bound, the best length so far or the node count
+/// changed, at most twenty times a second, on the calling thread; it is not called for
+/// answers that come at once (boards of at most 9 cells). Returning ``False`` stops the
+/// solve, which then answers with the best solution found so far (a ``limit`` status when
+/// it had none); an exception it raises stops the solve and is raised.
+///
 /// Returns a ``Solution`` (an unsolvable board or a limit is a status, not an exception);
 /// bad input raises an ``InvalidInputError`` with the command line's reason.
 ///
@@ -320,7 +382,7 @@ pub(crate) fn instant(board: &Board, request: &Request) -> bool {
 /// 'unsolvable towards blank-last: ...; solvable towards snail: use goal="snail"'
 #[pyfunction]
 #[pyo3(signature = (board, goal = None, *, algorithm = "auto", heuristic = "auto", optimal = false,
-    timeout = None, max_nodes = None, max_memory = None, weight = 2.0))]
+    timeout = None, max_nodes = None, max_memory = None, weight = 2.0, progress = None))]
 #[expect(clippy::too_many_arguments, reason = "solve's keyword arguments, as on the command line")]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -333,18 +395,39 @@ pub(crate) fn solve(
     max_nodes: Option<i64>,
     max_memory: Option<i64>,
     weight: f64,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<PySolution> {
     let board = convert::board(board)?;
     let (goal, goal_name) = convert::goal(goal, board.size())?;
     let mut request =
         convert::request(algorithm, heuristic, weight, optimal, timeout, max_nodes, max_memory, 1)?;
+    if let Some(callback) = &progress {
+        if !callback.bind(py).is_callable() {
+            return Err(Error::Option(
+                "progress must be a callable (it is called with a Progress)".to_string(),
+            )
+            .into());
+        }
+    }
     let solution = if instant(&board, &request) {
         interrupt::detached(py, || engine::solve(&board, &goal, &request.options))?
     } else {
         let cancel = interrupt::flag();
         request.options.limits.cancel = Some(std::sync::Arc::clone(&cancel));
         let options = &request.options;
-        interrupt::interruptible(py, &cancel, || engine::solve(&board, &goal, options))?
+        match progress {
+            None => {
+                interrupt::interruptible(py, &cancel, || engine::solve(&board, &goal, options))?
+            }
+            Some(callback) => {
+                let live = std::sync::Arc::new(Live::new());
+                let mut last = None;
+                let mut poll = |py: Python<'_>| report(py, &callback, &live, &mut last);
+                interrupt::interruptible_watched(py, &cancel, &mut poll, || {
+                    engine::solve_live(&board, &goal, options, &live)
+                })?
+            }
+        }
     };
     databases::flush_warnings(py)?;
     let solution = solution?;

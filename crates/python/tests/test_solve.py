@@ -180,3 +180,49 @@ def test_a_panic_never_reaches_python():
             npuzzle.solve(board, **kwargs)
         except npuzzle.NpuzzleError:
             pass
+
+
+def test_progress_tells_the_best_answer_so_far_and_the_bound():
+    # An 8x8: the near-optimal engine has a path within half a second and improves it for
+    # seconds more; the callback hears each shorter path and each higher bound.
+    board = npuzzle.scramble("8x8", seed=3)[0]
+    heard = []
+    s = npuzzle.solve(board, timeout=3, progress=heard.append)
+    assert replays(s) and s.algorithm == "near" and not s.optimal
+    assert heard, "no progress"
+    assert all(isinstance(p, npuzzle.Progress) for p in heard)
+    bests = [p.best for p in heard if p.best is not None]
+    bounds = [p.lower_bound for p in heard if p.lower_bound is not None]
+    assert bests and bounds
+    assert bests == sorted(bests, reverse=True) and bounds == sorted(bounds)
+    assert s.length <= bests[-1] and s.lower_bound >= bounds[-1]
+    assert bounds[0] < bests[0]
+    assert heard[-1].seconds < 3.5
+    assert repr(heard[0]).startswith("Progress(seconds=")
+
+
+def test_progress_returning_false_stops_with_the_best_answer_so_far():
+    board = npuzzle.scramble("8x8", seed=3)[0]
+    heard = []
+
+    def first_path(p):
+        heard.append(p)
+        return p.best is None  # False once there is a path: stop
+
+    s = npuzzle.solve(board, timeout=10, progress=first_path)
+    assert replays(s) and s.status == "solved" and not s.optimal
+    first = next(p.best for p in heard if p.best is not None)
+    assert s.length <= first
+    assert s.seconds < 5
+
+
+def test_an_exception_in_progress_stops_the_solve_and_is_raised():
+    board = npuzzle.scramble("8x8", seed=3)[0]
+
+    def fail(p):
+        raise ValueError("enough")
+
+    with pytest.raises(ValueError, match="enough"):
+        npuzzle.solve(board, timeout=10, progress=fail)
+    with pytest.raises(npuzzle.InvalidOptionError, match="progress must be a callable"):
+        npuzzle.solve(board, progress=3)

@@ -115,4 +115,4 @@ pub use record::{Event, Record};
 pub use sample::Sampler;
 pub use solution::{Limit, Note, Reason, ReplayError, Solution, Stats, Status, thousands};
 pub use solver::{Databases, Solver, solve, solve_watched, solve_with};
-pub use watch::{Nodes, Request, Watcher};
+pub use watch::{Live, LiveWatcher, Nodes, Request, Watcher};

@@ -18,7 +18,7 @@
 //! says [`Flow::Stop`].
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -153,3 +153,92 @@ where
         }
     })
 }
+
+/// What a running solve has found and proved so far, as its [`LiveWatcher`] hears it: the
+/// best lower bound, the length of the shortest answer (the near-optimal engine has one long
+/// before it ends), the nodes expanded and the time since it was made. Shared between the
+/// thread that solves and those that show it (a game's panel, a web client's poll, a Python
+/// callback); every value only improves.
+#[derive(Debug)]
+pub struct Live {
+    started: Instant,
+    bound: AtomicU32,
+    best: AtomicU64,
+    expanded: AtomicU64,
+}
+
+impl Default for Live {
+    fn default() -> Live {
+        Live {
+            started: Instant::now(),
+            bound: AtomicU32::new(0),
+            best: AtomicU64::new(0),
+            expanded: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Live {
+    /// Nothing heard yet; the clock starts now.
+    pub fn new() -> Live {
+        Live::default()
+    }
+
+    /// The best lower bound proved so far, if any.
+    pub fn bound(&self) -> Option<u32> {
+        Some(self.bound.load(Relaxed)).filter(|&b| b > 0)
+    }
+
+    /// The length of the shortest answer found so far, if any.
+    pub fn best(&self) -> Option<u64> {
+        Some(self.best.load(Relaxed)).filter(|&b| b > 0)
+    }
+
+    /// The nodes expanded so far, as the engine reports them (the near-optimal engine counts
+    /// its nodes only at the end: 0 until then).
+    pub fn expanded(&self) -> u64 {
+        self.expanded.load(Relaxed)
+    }
+
+    /// The time since this was made.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// A watcher that keeps what it hears here.
+    pub fn watcher(self: &Arc<Live>) -> LiveWatcher {
+        LiveWatcher(Arc::clone(self))
+    }
+}
+
+/// The [`Watcher`] of a [`Live`]: bounds and progress only ([`Nodes::None`]).
+#[derive(Debug, Clone)]
+pub struct LiveWatcher(Arc<Live>);
+
+impl Observer<Board, u32> for LiveWatcher {
+    fn bound(&mut self, e: &Bound<u32>) -> Flow {
+        self.0.bound.fetch_max(e.bound(), Relaxed);
+        Flow::Continue
+    }
+
+    fn progress(&mut self, e: &Progress) -> Flow {
+        self.0.expanded.fetch_max(e.expanded(), Relaxed);
+        if let Some(b) = e.best().filter(|&b| b > 0) {
+            let shorter = |now: u64| (now == 0 || b < now).then_some(b);
+            let _ = self.0.best.fetch_update(Relaxed, Relaxed, shorter);
+        }
+        Flow::Continue
+    }
+}
+
+impl Sampler for LiveWatcher {
+    fn wants(&mut self, _: u64) -> bool {
+        false
+    }
+
+    fn samples(&self) -> bool {
+        false
+    }
+}
+
+impl Watcher for LiveWatcher {}

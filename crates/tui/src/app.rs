@@ -29,7 +29,8 @@ use crate::layout::{Grid, Screen};
 use crate::replay::{DEFAULT_SPEED, Replay, SPEEDS, Source};
 use crate::terminal::Input;
 use crate::theme::Theme;
-use crate::worker::{Answer, Done, Live, Task, Worker};
+use crate::worker::{Answer, Done, Task, Worker};
+use npuzzle_solver::Live;
 
 /// The shortest time between two frames of a playback (about 30 frames a second): faster
 /// speeds make several moves per frame.

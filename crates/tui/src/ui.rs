@@ -21,7 +21,7 @@ use crate::layout::{Grid, PANEL_MIN_SCREEN_WIDTH, Screen};
 use crate::replay::{Replay, Source};
 use crate::text::{fit, width, wrap};
 use crate::theme::Theme;
-use crate::worker::Live;
+use npuzzle_solver::Live;
 
 /// The smallest terminal the game draws in.
 pub const MIN_WIDTH: u16 = 30;

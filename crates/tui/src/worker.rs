@@ -8,16 +8,13 @@
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
 
 use npuzzle_core::Board;
-use npuzzle_search::{Bound, Flow, Observer, Progress};
-use npuzzle_solver::{
-    Algorithm, Limits, Options, Request, Sampler, Solution, Solver, Status, Watcher,
-};
+use npuzzle_solver::{Algorithm, Limits, Live, Options, Request, Solution, Solver, Status};
 
 use crate::hint::{self, Hint};
 
@@ -52,64 +49,6 @@ pub enum Answer {
     /// The answer to [`Task::Solve`] (always [`Status::Solved`] when `Ok`).
     Solve(Result<Solution, String>),
 }
-
-/// What a running solve has proved so far, as its watcher hears it: the best lower bound
-/// (0 until one is proved), the shortest answer found so far (0 until the near-optimal
-/// engine has one) and the nodes expanded.
-#[derive(Debug, Default)]
-pub struct Live {
-    bound: AtomicU32,
-    best: AtomicU64,
-    expanded: AtomicU64,
-}
-
-impl Live {
-    /// The best lower bound proved so far, if any.
-    pub fn bound(&self) -> Option<u32> {
-        Some(self.bound.load(Ordering::Relaxed)).filter(|&b| b > 0)
-    }
-
-    /// The length of the shortest answer found so far, if any (from the near-optimal engine,
-    /// which goes on for a shorter one).
-    pub fn best(&self) -> Option<u64> {
-        Some(self.best.load(Ordering::Relaxed)).filter(|&b| b > 0)
-    }
-
-    /// The nodes expanded so far.
-    pub fn expanded(&self) -> u64 {
-        self.expanded.load(Ordering::Relaxed)
-    }
-}
-
-/// The solver's watcher for a solve of the game: keeps its bounds and progress in a
-/// [`Live`] the screen reads.
-struct LiveWatcher(Arc<Live>);
-
-impl Observer<Board, u32> for LiveWatcher {
-    fn bound(&mut self, e: &Bound<u32>) -> Flow {
-        self.0.bound.fetch_max(e.bound(), Ordering::Relaxed);
-        Flow::Continue
-    }
-    fn progress(&mut self, e: &Progress) -> Flow {
-        self.0.expanded.fetch_max(e.expanded(), Ordering::Relaxed);
-        if let Some(b) = e.best().filter(|&b| b > 0) {
-            let shorter = |now: u64| (now == 0 || b < now).then_some(b);
-            let _ = self.0.best.fetch_update(Ordering::Relaxed, Ordering::Relaxed, shorter);
-        }
-        Flow::Continue
-    }
-}
-
-impl Sampler for LiveWatcher {
-    fn wants(&mut self, _: u64) -> bool {
-        false
-    }
-    fn samples(&self) -> bool {
-        false
-    }
-}
-
-impl Watcher for LiveWatcher {}
 
 /// Starts tasks on threads and collects their answers.
 #[derive(Debug)]
@@ -246,8 +185,7 @@ fn solution(
     };
     // The solver tells the watcher its bounds and progress: the screen shows them live.
     let request = Request::new(board, goal, &options);
-    let solution =
-        solver.solve_with(&request, &mut LiveWatcher(live)).map_err(|e| e.to_string())?;
+    let solution = solver.solve_with(&request, &mut live.watcher()).map_err(|e| e.to_string())?;
     match solution.status {
         Status::Solved => Ok(solution),
         Status::Unsolvable => Err("this board cannot reach the goal".to_string()),

@@ -1,15 +1,17 @@
 //! `POST /api/solve`: decode the request, solve on the pool, encode the record.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use npuzzle_core::{Board, Goal, parse_board};
-use npuzzle_solver::{Algorithm, Heuristic, Limits, Options, Record, Solution, Solver, Trail};
+use npuzzle_solver::{
+    Algorithm, Heuristic, Limits, Live, Options, Record, Solution, Solver, Trail,
+};
 use serde::Deserialize;
 
 use crate::error::{AppError, AppJson};
@@ -78,7 +80,7 @@ impl Running {
 
     /// What the solve named `id` has found and proved so far, if it runs.
     pub fn progress(&self, id: &str) -> Option<Progress> {
-        self.lock().get(id).map(|entry| entry.live.progress())
+        self.lock().get(id).map(|entry| Progress::of(&entry.live))
     }
 
     /// How many named solves run now.
@@ -89,39 +91,6 @@ impl Running {
     /// Whether no named solve runs now.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-}
-
-/// What a named solve has found and proved so far, as its watcher hears it.
-#[derive(Debug)]
-struct Live {
-    started: Instant,
-    /// The best lower bound proved so far (0: none yet).
-    bound: AtomicU32,
-    /// The length of the shortest answer found so far (0: none yet).
-    best: AtomicU64,
-    /// Nodes expanded so far, as the engine reports them.
-    expanded: AtomicU64,
-}
-
-impl Live {
-    fn new() -> Live {
-        Live {
-            started: Instant::now(),
-            bound: AtomicU32::new(0),
-            best: AtomicU64::new(0),
-            expanded: AtomicU64::new(0),
-        }
-    }
-
-    fn progress(&self) -> Progress {
-        Progress {
-            running: true,
-            seconds: self.started.elapsed().as_secs_f64(),
-            lower_bound: Some(self.bound.load(Relaxed)).filter(|&b| b > 0),
-            best: Some(self.best.load(Relaxed)).filter(|&b| b > 0),
-            expanded: self.expanded.load(Relaxed),
-        }
     }
 }
 
@@ -141,35 +110,17 @@ pub struct Progress {
     pub expanded: u64,
 }
 
-/// The solver's watcher for a named solve: keeps what it hears in the solve's [`Live`].
-struct LiveWatcher(Arc<Live>);
-
-impl npuzzle_search::Observer<Board, u32> for LiveWatcher {
-    fn bound(&mut self, e: &npuzzle_search::Bound<u32>) -> npuzzle_search::Flow {
-        self.0.bound.fetch_max(e.bound(), Relaxed);
-        npuzzle_search::Flow::Continue
-    }
-
-    fn progress(&mut self, e: &npuzzle_search::Progress) -> npuzzle_search::Flow {
-        self.0.expanded.fetch_max(e.expanded(), Relaxed);
-        if let Some(b) = e.best().filter(|&b| b > 0) {
-            let shorter = |now: u64| (now == 0 || b < now).then_some(b);
-            let _ = self.0.best.fetch_update(Relaxed, Relaxed, shorter);
+impl Progress {
+    fn of(live: &Live) -> Progress {
+        Progress {
+            running: true,
+            seconds: live.elapsed().as_secs_f64(),
+            lower_bound: live.bound(),
+            best: live.best(),
+            expanded: live.expanded(),
         }
-        npuzzle_search::Flow::Continue
     }
 }
-
-impl npuzzle_solver::Sampler for LiveWatcher {
-    fn wants(&mut self, _: u64) -> bool {
-        false
-    }
-    fn samples(&self) -> bool {
-        false
-    }
-}
-
-impl npuzzle_solver::Watcher for LiveWatcher {}
 
 /// A named solve's entry in [`Running`], removed when the solve ends.
 struct Registered<'a> {
@@ -338,7 +289,7 @@ pub async fn handler(
                         None => (None, None),
                     };
                     match live {
-                        Some(live) => solve_watched(&solver, task, cancel, LiveWatcher(live)),
+                        Some(live) => solve_watched(&solver, task, cancel, live.watcher()),
                         None => solve_task(&solver, task, cancel),
                     }
                 })

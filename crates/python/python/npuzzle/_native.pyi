@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Sequence, Union
+from typing import Any, Callable, Literal, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -108,6 +108,18 @@ class Solution:
     @classmethod
     def from_json(cls, json: str) -> Solution: ...
 
+class Progress:
+    """What a solve has found and proved so far, handed to ``solve``'s ``progress`` callback."""
+
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def lower_bound(self) -> int | None: ...
+    @property
+    def best(self) -> int | None: ...
+    @property
+    def expanded(self) -> int: ...
+
 class HintMove:
     """One legal move of a hint."""
 
@@ -179,6 +191,7 @@ def solve(
     max_nodes: int | None = None,
     max_memory: int | None = None,
     weight: float = 2.0,
+    progress: Callable[[Progress], bool | None] | None = None,
 ) -> Solution: ...
 def hint(
     board: BoardLike, goal: GoalLike = None, *, timeout: float | None = None, max_memory: int | None = None
