@@ -1658,7 +1658,7 @@ fn the_progress_line_shows_the_near_engines_best_answer_so_far() {
         "-a",
         "near",
         "--timeout",
-        "3",
+        "4",
         "--progress",
         "-f",
         "json",

@@ -88,9 +88,13 @@ pub(crate) enum Relayed {
     Best(u64),
 }
 
+/// The longest the observer of [`relay`] goes without a progress event while the work runs.
+const HEARTBEAT: Duration = Duration::from_millis(250);
+
 /// Runs `work` on a thread of its own, handing it a stop flag (raised when `cancel` is, or
 /// when `observer` answers [`Flow::Stop`]) and a sink for its reports, which this thread
-/// passes on to `observer` as they come; returns what `work` returns.
+/// passes on to `observer` as they come (and a progress event at least every [`HEARTBEAT`]);
+/// returns what `work` returns.
 pub(crate) fn relay<T, O>(
     observer: &mut O,
     cancel: Option<&Arc<AtomicBool>>,
@@ -113,6 +117,7 @@ where
         });
         let mut last_bound = None;
         let (mut best, mut nodes) = (None::<u64>, (0, 0));
+        let mut last_progress = Instant::now();
         let progress = |observer: &mut O, best: Option<u64>, (expanded, generated)| {
             let event = Progress::new(expanded, generated, 0, started);
             let event = best.map_or(event, |b| event.with_best(b));
@@ -133,14 +138,24 @@ where
                 Ok(Relayed::Progress(expanded, generated)) => {
                     nodes = (expanded, generated);
                     progress(observer, best, nodes);
+                    last_progress = Instant::now();
                 }
                 Ok(Relayed::Best(length)) => {
                     if best.is_none_or(|b| length < b) {
                         best = Some(length);
                         progress(observer, best, nodes);
+                        last_progress = Instant::now();
                     }
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    // An engine that reports seldom (the near-optimal one, between its
+                    // answers) still gives the observer a beat to show the time and what
+                    // it has heard.
+                    if last_progress.elapsed() >= HEARTBEAT {
+                        progress(observer, best, nodes);
+                        last_progress = Instant::now();
+                    }
+                }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
             if cancel.is_some_and(|c| c.load(Relaxed)) {
