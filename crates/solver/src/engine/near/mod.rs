@@ -1407,8 +1407,9 @@ fn run(
             let narrower = (width / 4).clamp(FIRST_WIDTH, REBEAM_WIDTH);
             for w in REBEAM_WINDOWS {
                 window::rebeam(board, &mut moves, w, narrower, threads, &meter, Some(plain_end));
+                // Each pass's path offered as it comes (a watcher sees it shorten).
+                offer(moves.clone(), &mut best, lower_bound);
             }
-            offer(moves, &mut best, lower_bound);
         }
     }
     // Windows re-solved optimally over the tables, ending with the blank in a corner: in
