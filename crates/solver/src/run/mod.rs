@@ -328,7 +328,6 @@ impl Task<'_> {
             reason: None,
             notes: Vec::new(),
         };
-        // The relay's stop flag follows the caller's, and rises too when the observer stops.
         let budget = match self.deadline(timeout) {
             Some(deadline) => reduction::Budget::until(deadline),
             None => reduction::Budget::for_duration(Duration::MAX),
@@ -349,6 +348,8 @@ impl Task<'_> {
             stats: Stats { seconds: self.seconds(), ..Stats::default() },
             ..base.clone()
         };
+        // The engine runs on the relay's thread and stops on the relay's flag, which follows
+        // the caller's and rises too when the observer stops.
         let (result, stopped_by_observer) =
             relay(observer, self.limits.cancel.as_ref(), |stop, sink| {
                 let settings =
