@@ -11,6 +11,7 @@ use crate::heuristic::{GoalMap, HeuristicKind};
 use crate::options::{Algorithm, Heuristic, Options};
 use crate::solution::{Note, Solution, Stats, Status};
 use crate::solver::Solver;
+use crate::watch::{Request, Watcher};
 
 /// One legal move and where it leads.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,7 +71,23 @@ impl Solver {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn hint(&self, board: &Board, goal: &Board, options: &Options) -> Result<Hint, SolveError> {
-        self.hint_with(board, goal, options, 16)
+        self.hint_solving(&Request::new(board, goal, options), 16, &mut ())
+    }
+
+    /// [`Solver::hint`], telling `watcher` what the board's own solve finds and proves as it
+    /// goes, as [`Solver::solve_with`] does: on big boards a hint is a near-optimal solve of
+    /// seconds, and the games show its best path so far and its bound while it runs. A
+    /// watcher's [`Flow::Stop`](npuzzle_search::Flow::Stop) (or the limits' cancel flag) ends
+    /// it with the first move of the best path found so far.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn hint_with<W: Watcher>(
+        &self,
+        request: &Request<'_>,
+        watcher: &mut W,
+    ) -> Result<Hint, SolveError> {
+        self.hint_solving(request, 16, watcher)
     }
 
     /// The best move with one solve: as [`Solver::hint`], but the other moves' distances
@@ -100,18 +117,32 @@ impl Solver {
         goal: &Board,
         options: &Options,
     ) -> Result<Hint, SolveError> {
-        self.hint_with(board, goal, options, 9)
+        self.hint_solving(&Request::new(board, goal, options), 9, &mut ())
     }
 
-    /// A hint that solves the neighbours too on boards of at most `solve_neighbours` cells.
-    fn hint_with(
+    /// [`Solver::best_move_hint`], telling `watcher` what the solve finds and proves as it
+    /// goes (see [`Solver::hint_with`]).
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn best_move_hint_with<W: Watcher>(
         &self,
-        board: &Board,
-        goal: &Board,
-        options: &Options,
-        solve_neighbours: usize,
+        request: &Request<'_>,
+        watcher: &mut W,
     ) -> Result<Hint, SolveError> {
-        let solution = self.solve(board, goal, options)?;
+        self.hint_solving(request, 9, watcher)
+    }
+
+    /// A hint that solves the neighbours too on boards of at most `solve_neighbours` cells;
+    /// `watcher` hears the board's own solve.
+    fn hint_solving<W: Watcher>(
+        &self,
+        request: &Request<'_>,
+        solve_neighbours: usize,
+        watcher: &mut W,
+    ) -> Result<Hint, SolveError> {
+        let Request { board, goal, options } = *request;
+        let solution = self.solve_with(request, watcher)?;
         let solved = solution.status == Status::Solved;
         let best = solution.moves.as_slice().first().copied().filter(|_| solved);
         let distance = solved.then(|| solution.moves.len() as u64);

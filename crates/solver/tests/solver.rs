@@ -565,6 +565,43 @@ impl npuzzle_search::Observer<Board, u32> for Anytime {
     }
 }
 
+impl npuzzle_solver::Sampler for Anytime {
+    fn wants(&mut self, _: u64) -> bool {
+        false
+    }
+}
+
+impl npuzzle_solver::Watcher for Anytime {}
+
+/// A hint on a big board is a near-optimal solve of seconds: its watcher hears the best path
+/// so far and the bound as they improve (the games show them while it runs), and stopping it
+/// gives the first move of the best path it has.
+#[test]
+fn a_hint_shows_its_best_path_and_bound_as_they_improve() {
+    let solver = npuzzle_solver::Solver::new();
+    let g = Goal::BlankLast.board(Size::square(8).unwrap()).unwrap();
+    let b = Scrambler::new(3).solvable(&g);
+    let limits = Limits { timeout: Some(std::time::Duration::from_secs(3)), ..Limits::default() };
+    let options = Options { limits, ..Options::default() };
+    let request = npuzzle_solver::Request::new(&b, &g, &options);
+    let live = std::sync::Arc::new(npuzzle_solver::Live::new());
+    let hint = solver.hint_with(&request, &mut live.watcher()).unwrap();
+    let (best, bound) = (live.best().unwrap(), live.bound().unwrap());
+    let distance = hint.distance.unwrap();
+    assert!(distance <= best, "{distance} after {best}");
+    let proved = hint.solution.lower_bound.unwrap();
+    assert!(u64::from(bound) <= proved && proved < distance, "{bound} {proved} {distance}");
+    assert_eq!(hint.best, hint.solution.moves.as_slice().first().copied());
+    hint.solution.replay(&b, &g).unwrap();
+    // Stopped at the first best length it hears: the first move of that path or a shorter one.
+    let mut stopper = Anytime { stop_at_best: true, ..Anytime::default() };
+    let stopped = solver.best_move_hint_with(&request, &mut stopper).unwrap();
+    assert!(stopped.best.is_some() && !stopped.exact);
+    assert!(stopped.distance.unwrap() <= stopper.bests[0], "{:?}", stopper.bests);
+    assert!(stopped.solution.stats.seconds < 2.5, "{}", stopped.solution.stats.seconds);
+    stopped.solution.replay(&b, &g).unwrap();
+}
+
 /// The near-optimal engine tells a watcher its best length so far each time it falls, and its
 /// bound each time it rises, and stops when the watcher asks, with the best answer it has: an
 /// 8x8, which has a path within half a second and improves it for seconds more.

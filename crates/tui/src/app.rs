@@ -228,6 +228,13 @@ impl App {
         self.worker.live(id)
     }
 
+    /// What the hint being worked out for this position has found and proved so far (on big
+    /// boards it is a near-optimal solve of seconds); `None` when none is.
+    pub fn hinting(&self) -> Option<&Live> {
+        let Advice::Pending(id) = self.advice else { return None };
+        self.worker.live(id)
+    }
+
     /// The current mode.
     pub fn mode(&self) -> &Mode {
         &self.mode
@@ -330,9 +337,9 @@ impl App {
             }
         }
         let known = self.distances.get(self.game.board());
-        // A solve of this position under way raises the lower bound as it proves bounds, and
-        // lowers the upper one as it finds shorter answers.
-        let Some(live) = self.solving() else { return known };
+        // A solve (or a hint) of this position under way raises the lower bound as it proves
+        // bounds, and lowers the upper one as it finds shorter answers.
+        let Some(live) = self.solving().or_else(|| self.hinting()) else { return known };
         let bound = live.bound().map_or(0, |b| b as usize);
         let best = live.best().map(|b| usize::try_from(b).unwrap_or(usize::MAX));
         let distance = match (known, best) {
@@ -1601,6 +1608,27 @@ mod tests {
             end = end.moved(*step).unwrap();
         }
         assert_eq!(end, goal);
+    }
+
+    /// A hint on an 8x8 is a near-optimal solve of seconds: while it thinks, the panel and the
+    /// readout know its best path so far and its bound; its answer is no longer.
+    #[test]
+    fn a_hint_on_a_big_board_shows_its_best_path_while_it_thinks() {
+        let goal = Goal::BlankLast.board(Size::new(8, 8).unwrap()).unwrap();
+        let board = npuzzle_core::Scrambler::new(3).solvable(&goal);
+        let mut a = app(&board.to_string());
+        chars(&mut a, "h");
+        std::thread::sleep(Duration::from_secs(1));
+        a.settle(Duration::from_millis(1));
+        assert!(a.hint_pending(), "answered within 1 s: {:?}", a.hint());
+        let live = a.hinting().expect("a hint runs");
+        let (best, bound) = (live.best().expect("a path within 1 s"), live.bound().unwrap());
+        assert!(u64::from(bound) < best, "{bound} {best}");
+        assert_eq!(a.distance(), Distance::Between(bound as usize, best as usize));
+        settle_until(&mut a, |a| !a.hint_pending());
+        let Some(Ok(Some(hint))) = a.hint() else { panic!("{:?}", a.hint()) };
+        assert!(!hint.optimal && hint.distance as u64 <= best, "{hint:?} after {best}");
+        assert!(a.hinting().is_none());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use npuzzle_core::{Board, Move};
-use npuzzle_solver::{Algorithm, Limits, Options, Solver, Status, Trail};
+use npuzzle_solver::{Algorithm, Limits, Live, Options, Request, Solver, Status, Trail};
 
 /// How long each solve of a hint may think: long enough for the optimal attempt that `auto`
 /// makes on 4x4 boards, after which it answers with a non-optimal solution's first move.
@@ -62,7 +62,8 @@ pub struct Neighbour {
 }
 
 /// The hint for `board` towards `goal`: `Ok(None)` when the board is already solved, an
-/// error (one line) when no solution was found within the limits or `cancel` was set.
+/// error (one line) when no solution was found within the limits or `cancel` was set;
+/// `live` hears what the solve finds and proves as it goes.
 ///
 /// This is the one place the game asks for advice: [`Solver::hint`] of the game's solver
 /// (with the pattern databases it holds), optimal and instant on boards of up to 9 cells,
@@ -74,12 +75,16 @@ pub fn hint(
     board: &Board,
     goal: &Board,
     cancel: Arc<AtomicBool>,
+    live: &Arc<Live>,
 ) -> Result<Option<Hint>, String> {
     if board == goal {
         return Ok(None);
     }
     let options = options(Some(cancel));
-    let answer = solver.hint(board, goal, &options).map_err(|e| e.to_string())?;
+    // On big boards the hint is a near-optimal solve of seconds: `live` hears its best path
+    // so far and its bound, which the panel shows while it runs.
+    let request = Request::new(board, goal, &options);
+    let answer = solver.hint_with(&request, &mut live.watcher()).map_err(|e| e.to_string())?;
     let trail = Trail::new(board, goal, &options, &answer).map(Arc::new);
     advice(board, &answer, trail)
 }
@@ -147,21 +152,24 @@ mod tests {
     fn hint_on_3x3_is_optimal_and_leads_closer() {
         let board: Board = "8 6 7/2 5 4/3 0 1".parse().unwrap();
         let goal = Goal::BlankLast.board(board.size()).unwrap();
-        let h = hint(Solver::shared(), &board, &goal, Arc::default()).unwrap().unwrap();
+        let h = hint(Solver::shared(), &board, &goal, Arc::default(), &Arc::default())
+            .unwrap()
+            .unwrap();
         assert_eq!(h.distance, 31);
         assert!(h.optimal);
         assert_eq!(board.tile_for_move(h.step), Some(h.tile));
         assert_eq!((h.solution.len(), h.solution[0]), (31, h.step));
         assert!(h.neighbours.iter().all(|n| n.exact && n.distance.abs_diff(31) == 1));
         let next = board.moved(h.step).unwrap();
-        let after = hint(Solver::shared(), &next, &goal, Arc::default()).unwrap().unwrap();
+        let after =
+            hint(Solver::shared(), &next, &goal, Arc::default(), &Arc::default()).unwrap().unwrap();
         assert_eq!(after.distance, 30);
     }
 
     #[test]
     fn no_hint_at_the_goal() {
         let goal = Goal::Snail.board("3x3".parse().unwrap()).unwrap();
-        assert_eq!(hint(Solver::shared(), &goal, &goal, Arc::default()), Ok(None));
+        assert_eq!(hint(Solver::shared(), &goal, &goal, Arc::default(), &Arc::default()), Ok(None));
     }
 
     #[test]
@@ -170,7 +178,7 @@ mod tests {
         let board: Board = "0 9 6 3/8 14 12 13/5 2 7 11/15 10 1 4".parse().unwrap();
         let goal = Goal::BlankLast.board(board.size()).unwrap();
         let cancel = Arc::new(AtomicBool::new(true));
-        let err = hint(Solver::shared(), &board, &goal, cancel).unwrap_err();
+        let err = hint(Solver::shared(), &board, &goal, cancel, &Arc::default()).unwrap_err();
         assert_eq!(err, "no hint within the time and memory limits");
     }
 }

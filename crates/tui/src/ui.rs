@@ -220,31 +220,8 @@ impl App {
             Mode::Solving { since, .. } => {
                 let secs = self.now().saturating_duration_since(*since).as_secs_f64();
                 lines.push((0, format!("Solving… {secs:.1} s"), theme.value));
-                // What the search has found and proved so far: the near-optimal engine's best
-                // answer falls, and the bound rises, towards the optimum.
                 if let Some(live) = self.solving() {
-                    if let Some(best) = live.best() {
-                        lines.push((
-                            1,
-                            format!("best so far {}", plural(best as usize, "move")),
-                            theme.value,
-                        ));
-                    }
-                    if let Some(b) = live.bound() {
-                        lines.push((
-                            1,
-                            format!("at least {}", plural(b as usize, "move")),
-                            theme.label,
-                        ));
-                    }
-                    let expanded = live.expanded();
-                    if expanded > 0 {
-                        lines.push((
-                            3,
-                            format!("{} nodes", npuzzle_solver::thousands(expanded)),
-                            theme.dim,
-                        ));
-                    }
+                    lines.extend(live_lines(live, theme));
                 }
                 lines.push((2, "Esc stops it".to_string(), theme.dim));
             }
@@ -291,7 +268,15 @@ impl App {
                     }
                     lines.push((2, "n  new board".to_string(), theme.label));
                 } else if self.hint_pending() {
-                    lines.push((0, "Hint: thinking…".to_string(), theme.label));
+                    // On a big board the hint is a solve of seconds: its best path and bound.
+                    match self.hinting() {
+                        Some(live) => {
+                            let secs = live.elapsed().as_secs_f64();
+                            lines.push((0, format!("Hint: thinking… {secs:.1} s"), theme.label));
+                            lines.extend(live_lines(live, theme));
+                        }
+                        None => lines.push((0, "Hint: thinking…".to_string(), theme.label)),
+                    }
                 } else if let Some(hint) = self.hint() {
                     match hint {
                         Ok(Some(h)) => {
@@ -342,15 +327,13 @@ impl App {
             (note.to_string(), tone_style(theme, tone))
         } else if let Mode::Solving { since, .. } = self.mode() {
             let secs = self.now().saturating_duration_since(*since).as_secs_f64();
-            let live = self.solving();
-            let best = live.and_then(Live::best).map(|b| format!(", best {b}")).unwrap_or_default();
-            let bound = live.and_then(Live::bound).map(|b| format!(", ≥ {b}")).unwrap_or_default();
-            (format!("solving… {secs:.1} s{best}{bound}, Esc stops it"), theme.value)
+            let found = live_summary(self.solving());
+            (format!("solving… {secs:.1} s{found}, Esc stops it"), theme.value)
         } else if self.card().is_some() {
             // The card says it all, over the board.
             (String::new(), theme.dim)
         } else if self.hint_pending() {
-            ("hint: thinking…".to_string(), theme.label)
+            (format!("hint: thinking…{}", live_summary(self.hinting())), theme.label)
         } else {
             match self.hint() {
                 Some(Ok(Some(h))) => {
@@ -474,6 +457,30 @@ fn tone_style(theme: &Theme, tone: Tone) -> Style {
 }
 
 /// `▶ 12/31 · 5/s` or `‖ 12/31 · 5/s`.
+/// The panel's lines for what a running solve (or hint) has found and proved so far: the
+/// near-optimal engine's best answer falls, and the bound rises, towards the optimum.
+fn live_lines(live: &Live, theme: &Theme) -> Vec<(u8, String, Style)> {
+    let mut lines = Vec::new();
+    if let Some(best) = live.best() {
+        lines.push((1, format!("best so far {}", plural(best as usize, "move")), theme.value));
+    }
+    if let Some(b) = live.bound() {
+        lines.push((1, format!("at least {}", plural(b as usize, "move")), theme.label));
+    }
+    let expanded = live.expanded();
+    if expanded > 0 {
+        lines.push((3, format!("{} nodes", npuzzle_solver::thousands(expanded)), theme.dim));
+    }
+    lines
+}
+
+/// The same for the narrow screens' status line: ", best 95, ≥ 85" (what is known of it).
+fn live_summary(live: Option<&Live>) -> String {
+    let best = live.and_then(Live::best).map(|b| format!(", best {b}")).unwrap_or_default();
+    let bound = live.and_then(Live::bound).map(|b| format!(", ≥ {b}")).unwrap_or_default();
+    format!("{best}{bound}")
+}
+
 fn transport_text(r: &Replay) -> String {
     let state = if r.paused() { "‖" } else { "▶" };
     format!("{state} {}/{} · {}", r.played(), r.len(), r.speed_label())

@@ -79,7 +79,7 @@ impl Worker {
         let solver = self.solver.clone();
         let work = move || {
             let answer = panic::catch_unwind(AssertUnwindSafe(|| match task {
-                Task::Hint => Answer::Hint(hint::hint(&solver, &board, &goal, cancel)),
+                Task::Hint => Answer::Hint(hint::hint(&solver, &board, &goal, cancel, &live)),
                 Task::Solve => Answer::Solve(solution(&solver, &board, &goal, cancel, live)),
             }))
             .unwrap_or_else(|payload| {
@@ -148,7 +148,8 @@ impl Worker {
         Some(done)
     }
 
-    /// What running task `id` has proved so far (a solve's bound and nodes), if it runs.
+    /// What running task `id` has found and proved so far (its best answer's length, its
+    /// bound and nodes), if it runs.
     pub fn live(&self, id: u64) -> Option<&Live> {
         self.running.iter().find(|(i, ..)| *i == id).map(|(_, _, live)| live.as_ref())
     }

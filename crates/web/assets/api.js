@@ -63,7 +63,10 @@ export function solveId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The next move and the distance: `{move, tile, distance, optimal, ...}`. */
-export function hint(board, signal) {
-  return solve({ board, mode: "hint" }, signal);
+/**
+ * The next move and the distance: `{move, tile, distance, optimal, ...}`. Given an `id` (see
+ * `solveId`), `solveProgress(id)` tells what the hint's solve has found so far while it runs.
+ */
+export function hint(board, signal, id) {
+  return solve(id ? { board, mode: "hint", id } : { board, mode: "hint" }, signal);
 }

@@ -149,10 +149,14 @@ export class SolverController {
     if (this.hintAbort) this.hintAbort.abort();
     const abort = (this.hintAbort = new AbortController());
     const board = game.notation;
-    say("Looking for the best move…");
+    const looking = "Looking for the best move…";
+    say(looking);
     $("hint").setAttribute("aria-busy", "true");
+    // On a big board a hint is a solve of seconds: its best path so far and bound, as a solve's.
+    const id = api.solveId();
+    const watch = this.watchProgress(id, board, looking, () => this.hintAbort === abort);
     try {
-      const answer = await api.hint(board, abort.signal);
+      const answer = await api.hint(board, abort.signal, id);
       if (board !== game.notation) return;
       this.learn(answer);
       if (answer.status !== "solved" || !answer.move) {
@@ -174,9 +178,37 @@ export class SolverController {
       // Aborted by a move (not by a newer hint, which has its own message): clear ours.
       else if (this.hintAbort === abort) say("");
     } finally {
+      clearInterval(watch);
       if (this.hintAbort === abort) this.hintAbort = null;
       $("hint").removeAttribute("aria-busy");
     }
+  }
+
+  /**
+   * While the solve or hint named `id` runs for `board`: asks twice a second what it has found and
+   * proved so far, and shows its best answer and bound in the message (after `doing`) and the TO
+   * GOAL readout, as long as `current()` says the request is still the one shown (the near-optimal
+   * engine has a path long before it ends). Returns the interval, for `clearInterval`.
+   */
+  watchProgress(id, board, doing, current) {
+    return setInterval(async () => {
+      let progress;
+      try {
+        progress = await api.solveProgress(id);
+      } catch {
+        return; // not started on a worker yet, or just ended
+      }
+      if (!current()) return;
+      const { best, lower_bound: lower } = progress;
+      if (lower != null) this.bound(board, lower);
+      if (best != null) this.upper(board, best);
+      if (board !== this.game.notation) return;
+      this.showDistance();
+      const parts = [];
+      if (best != null) parts.push(`best so far ${plural(best, "move")}`);
+      if (lower != null) parts.push(`the optimum is at least ${number(lower)}`);
+      if (parts.length) say(`${doing} ${progress.seconds.toFixed(1)} s: ${parts.join(", ")}.`);
+    }, PROGRESS_EVERY_MS);
   }
 
   // ---- solve and playback ----------------------------------------------------------
@@ -232,25 +264,7 @@ export class SolverController {
     const solving = `Solving with ${names.algorithm(algorithm).name}…`;
     say(solving);
     $("solve-note").textContent = "";
-    // While it runs: the best answer found so far and the bound proved so far, in the message and
-    // the TO GOAL readout (the near-optimal engine has a path long before it ends).
-    const watch = setInterval(async () => {
-      let progress;
-      try {
-        progress = await api.solveProgress(id);
-      } catch {
-        return; // not started on a worker yet, or just ended
-      }
-      if (this.solveId !== id || this.stopping) return;
-      const { best, lower_bound: lower } = progress;
-      if (lower != null) this.bound(board, lower);
-      if (best != null) this.upper(board, best);
-      if (board === game.notation) this.showDistance();
-      const parts = [];
-      if (best != null) parts.push(`best so far ${plural(best, "move")}`);
-      if (lower != null) parts.push(`the optimum is at least ${number(lower)}`);
-      if (parts.length) say(`${solving} ${progress.seconds.toFixed(1)} s: ${parts.join(", ")}.`);
-    }, PROGRESS_EVERY_MS);
+    const watch = this.watchProgress(id, board, solving, () => this.solveId === id && !this.stopping);
     try {
       const record = await api.solve({ board, algorithm, heuristic, id }, abort.signal);
       const stopped = this.stopping;

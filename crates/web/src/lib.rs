@@ -17,10 +17,11 @@
 //!   `note` when there is one. With `"mode": "hint"` it answers only the next move:
 //!   `move` (its letter), `tile`, `distance`, `optimal`, `lower_bound` and `note`, and every
 //!   legal move with the distance after it; along the path of a recent hint on a board of
-//!   more than 16 cells, the rest of that path at once (see [`hint`]). A solve given an
-//!   `id` (a name of the client's, 1 to 64 letters, digits, `-` or `_`) can be stopped with
-//!   `POST /api/solve/{id}/stop`: its request then answers with the best solution found so
-//!   far (a solve whose client goes away is cancelled and answers nobody); while it runs,
+//!   more than 16 cells, the rest of that path at once (see [`hint`]). A solve or hint given
+//!   an `id` (a name of the client's, 1 to 64 letters, digits, `-` or `_`) can be stopped
+//!   with `POST /api/solve/{id}/stop`: its request then answers with the best solution found
+//!   so far, or that solution's first move (a solve whose client goes away is cancelled and
+//!   answers nobody); while it runs,
 //!   `GET /api/solve/{id}` answers what it has found and proved so far
 //!   (`{"running", "seconds", "lower_bound", "best", "expanded"}`: the best length yet and
 //!   the lower bound), 404 once it has ended.

@@ -44,9 +44,10 @@ pub struct SolveRequest {
     /// `solve` (default): the whole record. `hint`: the next move and the distance.
     #[serde(default)]
     pub mode: Mode,
-    /// A name the client gives the solve (1 to 64 letters, digits, `-` and `_`), so that
-    /// `POST /api/solve/{id}/stop` can stop it: it then answers with the best solution it
-    /// has found so far. Solves only, not hints.
+    /// A name the client gives the solve or hint (1 to 64 letters, digits, `-` and `_`), so
+    /// that `GET /api/solve/{id}` tells what it has found and proved so far and `POST
+    /// /api/solve/{id}/stop` stops it: it then answers with the best solution it has found so
+    /// far (a hint: that solution's first move).
     pub id: Option<String>,
 }
 
@@ -261,33 +262,13 @@ pub async fn handler(
     let task = Task::new(&request, &state.config)?;
     let solver = state.solver.clone();
     let id = request.id.as_deref().map(checked_id).transpose()?.map(str::to_string);
-    if id.is_some() && request.mode == Mode::Hint {
-        return Err(AppError::bad_request("id names solves only: a hint cannot be stopped"));
-    }
+    let shared = Arc::clone(&state);
     match request.mode {
         Mode::Solve => {
-            let shared = Arc::clone(&state);
             let record = state
                 .pool
                 .run(move |cancel| {
-                    // Named: `POST /api/solve/{id}/stop` raises this solve's flag, and
-                    // `GET /api/solve/{id}` reads what it has found and proved so far.
-                    let (_entry, live) = match id {
-                        Some(id) => {
-                            let mut running = shared.running.lock();
-                            if running.contains_key(&id) {
-                                return Err(AppError::bad_request(format!(
-                                    "a solve named {id} is running already"
-                                )));
-                            }
-                            let live = Arc::new(Live::new());
-                            let entry =
-                                Entry { stop: Arc::clone(&cancel), live: Arc::clone(&live) };
-                            running.insert(id.clone(), entry);
-                            (Some(Registered { running: &shared.running, id }), Some(live))
-                        }
-                        None => (None, None),
-                    };
+                    let (_entry, live) = register(&shared.running, id, &cancel)?;
                     match live {
                         Some(live) => solve_watched(&solver, task, cancel, live.watcher()),
                         None => solve_task(&solver, task, cancel),
@@ -298,15 +279,44 @@ pub async fn handler(
             Ok(Json(record).into_response())
         }
         Mode::Hint => {
-            let shared = Arc::clone(&state);
             let answer = state
                 .pool
-                .run(move |cancel| hint_task(&solver, &shared.trails, task, cancel))
+                .run(move |cancel| {
+                    let (_entry, live) = register(&shared.running, id, &cancel)?;
+                    match live {
+                        Some(live) => {
+                            hint_watched(&solver, &shared.trails, task, cancel, live.watcher())
+                        }
+                        None => hint_task(&solver, &shared.trails, task, cancel),
+                    }
+                })
                 .await
                 .map_err(pool_error)??;
             Ok(Json(answer).into_response())
         }
     }
+}
+
+/// Registers a named solve or hint as it starts on a worker, so that `POST
+/// /api/solve/{id}/stop` can raise its `cancel` flag and `GET /api/solve/{id}` read what it
+/// has found and proved so far; the entry goes when the returned guard drops. Unnamed:
+/// nothing to register.
+///
+/// # Errors
+/// 400 when a solve of that name runs already.
+fn register<'a>(
+    running: &'a Running,
+    id: Option<String>,
+    cancel: &Arc<AtomicBool>,
+) -> Result<(Option<Registered<'a>>, Option<Arc<Live>>), AppError> {
+    let Some(id) = id else { return Ok((None, None)) };
+    let mut entries = running.lock();
+    if entries.contains_key(&id) {
+        return Err(AppError::bad_request(format!("a solve named {id} is running already")));
+    }
+    let live = Arc::new(Live::new());
+    entries.insert(id.clone(), Entry { stop: Arc::clone(cancel), live: Arc::clone(&live) });
+    Ok((Some(Registered { running, id }), Some(live)))
 }
 
 /// `POST /api/solve/{id}/stop`: stops the solve the client named `id`, which then answers
@@ -380,8 +390,19 @@ fn solve_watched<W: npuzzle_solver::Watcher>(
 pub fn hint_task(
     solver: &Solver,
     trails: &Trails,
+    task: Task,
+    cancel: Arc<AtomicBool>,
+) -> Result<HintAnswer, AppError> {
+    hint_watched(solver, trails, task, cancel, ())
+}
+
+/// [`hint_task`], telling `watcher` the bounds and best lengths the hint's solve finds.
+fn hint_watched<W: npuzzle_solver::Watcher>(
+    solver: &Solver,
+    trails: &Trails,
     mut task: Task,
     cancel: Arc<AtomicBool>,
+    mut watcher: W,
 ) -> Result<HintAnswer, AppError> {
     let clock = Instant::now();
     // On the path of a recent hint: the rest of it, at once.
@@ -393,8 +414,9 @@ pub fn hint_task(
     // A player waits for a hint: the optimal attempt gets 2 s (with the 4x4's 7-8 table it
     // needs a fraction of that), then weighted A* answers, labelled as such.
     task.options.optimal_attempt.get_or_insert(HINT_ATTEMPT);
+    let request = npuzzle_solver::Request::new(&task.board, &task.goal, &task.options);
     let hint = solver
-        .best_move_hint(&task.board, &task.goal, &task.options)
+        .best_move_hint_with(&request, &mut watcher)
         .map_err(|err| AppError::bad_request(err.to_string()))?;
     check(&task.board, &task.goal, &hint.solution)?;
     if let Some(trail) = Trail::new(&task.board, &task.goal, &task.options, &hint) {

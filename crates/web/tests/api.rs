@@ -1136,7 +1136,7 @@ async fn a_named_solve_stops_on_request_with_its_best_answer_so_far() {
     assert_eq!(status, StatusCode::NOT_FOUND, "{value}");
     let (status, value) = solve_progress(&state, "no%20spaces").await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
-    // Its name is free again; a name nobody runs is 404, a malformed one 400, a hint 400.
+    // Its name is free again; a name nobody runs is 404, a malformed one 400.
     assert!(state.running.is_empty());
     let (status, value) = stop_solve(&state, "stop-me").await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{value}");
@@ -1145,12 +1145,57 @@ async fn a_named_solve_stops_on_request_with_its_best_answer_so_far() {
     let long = "x".repeat(65);
     let (status, value) = solve(&state, json!({"board": "1 2 3/4 5 6/7 0 8", "id": long})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
-    let hint = json!({"board": "1 2 3/4 5 6/7 0 8", "id": "h", "mode": "hint"});
-    let (status, value) = solve(&state, hint).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
-    // A named solve that ends by itself answers as any other.
+    // A named solve (or hint) that ends by itself answers as any other.
     let (status, record) =
         solve(&state, json!({"board": "8 6 7/2 5 4/3 0 1", "id": "quick"})).await;
     assert_eq!((status, record["length"].clone()), (StatusCode::OK, json!(31)));
+    let hint = json!({"board": "1 2 3/4 5 6/7 0 8", "id": "h", "mode": "hint"});
+    let (status, value) = solve(&state, hint).await;
+    assert_eq!((status, value["move"].clone()), (StatusCode::OK, json!("L")), "{value}");
+    assert!(state.running.is_empty());
+}
+
+/// A hint on a big board is a near-optimal solve of seconds: named, it tells what it has found
+/// and proved so far while it runs (the page shows it), and stops on request with the first
+/// move of its best path so far.
+#[tokio::test]
+async fn a_named_hint_shows_its_progress_and_stops_with_its_best_move_so_far() {
+    let state = AppState::new(Config { workers: 2, ..Config::default() });
+    let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::square(8).unwrap()).unwrap();
+    let board = npuzzle_core::Scrambler::new(3).solvable(&goal).to_string();
+    let running = {
+        let state = Arc::clone(&state);
+        let body = json!({"board": board, "id": "hint-me", "mode": "hint", "timeout_ms": 10_000});
+        tokio::spawn(async move { solve(&state, body).await })
+    };
+    let started = std::time::Instant::now();
+    while state.running.is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(10), "the hint never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(!running.is_finished(), "the 8x8 hint ended within 1 s: nothing to watch");
+    let (status, progress) = solve_progress(&state, "hint-me").await;
+    assert_eq!(status, StatusCode::OK, "{progress}");
+    let best = progress["best"].as_u64().expect("a path within 1 s");
+    let bound = progress["lower_bound"].as_u64().expect("a proven bound");
+    assert!(0 < bound && bound < best, "{progress}");
+    let (status, value) = stop_solve(&state, "hint-me").await;
+    assert_eq!((status, value), (StatusCode::OK, json!({"stopped": true})));
+    let (status, answer) = running.await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        (answer["status"].clone(), answer["optimal"].clone()),
+        (json!("solved"), json!(false))
+    );
+    assert!(answer["seconds"].as_f64().unwrap() < 8.0, "{answer}");
+    // The first move of a path no longer than the best heard before the stop, whose bound is
+    // no lower: the move is legal, and the distance after it is that path less one.
+    let distance = answer["distance"].as_u64().unwrap();
+    assert!(distance <= best, "{answer} after {progress}");
+    assert!(answer["lower_bound"].as_u64().unwrap() >= bound, "{answer} after {progress}");
+    let step = answer["move"].as_str().unwrap();
+    let after = answer["moves"].as_array().unwrap().iter().find(|m| m["move"] == step);
+    assert!(after.is_some(), "{answer}");
     assert!(state.running.is_empty());
 }

@@ -544,6 +544,53 @@ async fn stop_plays_the_best_answer_so_far(page: &Page) -> Outcome {
     Ok(())
 }
 
+/// A hint on an 8x8 is a near-optimal solve of seconds: while it runs, the message says what it
+/// has found and proved so far (as a solve's), then the hint names its move, not optimal, with
+/// a distance no longer than the best it showed.
+async fn a_hint_on_a_big_board_shows_its_best_path_while_it_thinks(page: &Page) -> Outcome {
+    let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::square(8)?)?;
+    let board = npuzzle_core::Scrambler::new(3).solvable(&goal);
+    let fragment = board.to_string().replace(' ', ",");
+    page.open(&format!("#board={fragment}&picture=numbers")).await?;
+    page.wait_board(&board.to_string()).await?;
+    page.click("hint").await?;
+    page.wait(
+        "the hint's best path so far, while it thinks",
+        "document.getElementById('status').textContent.includes('best so far')",
+        5,
+    )
+    .await?;
+    let status = page.status().await?;
+    ensure!(status.starts_with("Looking for the best move… "), "{status}");
+    ensure!(status.contains("the optimum is at least"), "{status}");
+    let best: u64 = status
+        .split("best so far ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .ok_or(format!("no best: {status}"))?
+        .replace(',', "")
+        .parse()?;
+    let upper = page.js("return document.getElementById('distance').dataset.upper;").await?;
+    ensure!(upper.as_str().and_then(|u| u.parse::<u64>().ok()).is_some_and(|u| u <= best));
+    page.wait(
+        "the hint",
+        "document.getElementById('status').textContent.includes('to go (not optimal')",
+        20,
+    )
+    .await?;
+    let status = page.status().await?;
+    let to_go: u64 = status
+        .split("about ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .ok_or(format!("no distance: {status}"))?
+        .replace(',', "")
+        .parse()?;
+    ensure!(to_go <= best, "{status}: longer than {best}");
+    ensure!(page.js("return document.getElementById('board').dataset.hint;").await?.is_string());
+    Ok(())
+}
+
 async fn hint_shows_the_optimal_distance(page: &Page) -> Outcome {
     page.open("#board=8,6,7/2,5,4/3,0,1&picture=numbers").await?;
     page.click("hint").await?;
@@ -1783,6 +1830,7 @@ async fn the_page_plays_in_chromium() {
         randomize_then_solve_animates_to_solved,
         a_5x5_solve_says_how_far_from_the_optimum_it_may_be,
         stop_plays_the_best_answer_so_far,
+        a_hint_on_a_big_board_shows_its_best_path_while_it_thinks,
         hint_shows_the_optimal_distance,
         an_uploaded_image_becomes_the_tiles,
         the_share_link_restores_position_and_picture,
