@@ -65,6 +65,22 @@ pub(crate) fn hint(board: &Board, goal: &Board, options: &Options) -> Result<Hin
     guarded(|| solver().hint(board, goal, options))?.map_err(|e| Error::Option(e.to_string()))
 }
 
+/// [`hint`], telling `live` what the board's own solve finds and proves as it goes (see
+/// [`Solver::hint_with`]).
+///
+/// # Errors
+/// As [`solve`].
+pub(crate) fn hint_live(
+    board: &Board,
+    goal: &Board,
+    options: &Options,
+    live: &Arc<Live>,
+) -> Result<Hint, Error> {
+    let request = Request::new(board, goal, options);
+    guarded(|| solver().hint_with(&request, &mut live.watcher()))?
+        .map_err(|e| Error::Option(e.to_string()))
+}
+
 /// The exact distance table of `goal`'s canonical goal (tiles renamed after their goal
 /// cells: see [`canonical_names`]), built on first use; `None` above 9 cells.
 pub(crate) fn exact_table(goal: &Board) -> Option<Arc<ExactTable>> {

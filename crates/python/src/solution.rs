@@ -354,6 +354,17 @@ fn report(
     Ok(!answer.bind(py).is(pyo3::types::PyBool::new(py, false)))
 }
 
+/// Refuses a ``progress`` that cannot be called, before any work.
+fn check_callable(py: Python<'_>, progress: Option<&Py<PyAny>>) -> PyResult<()> {
+    match progress {
+        Some(callback) if !callback.bind(py).is_callable() => Err(Error::Option(
+            "progress must be a callable (it is called with a Progress)".to_string(),
+        )
+        .into()),
+        _ => Ok(()),
+    }
+}
+
 /// Solves a board optimally where that takes seconds (every board up to 4x4 with the default
 /// ``algorithm="auto"``), otherwise with a fast method that says so in ``note``.
 ///
@@ -401,14 +412,7 @@ pub(crate) fn solve(
     let (goal, goal_name) = convert::goal(goal, board.size())?;
     let mut request =
         convert::request(algorithm, heuristic, weight, optimal, timeout, max_nodes, max_memory, 1)?;
-    if let Some(callback) = &progress {
-        if !callback.bind(py).is_callable() {
-            return Err(Error::Option(
-                "progress must be a callable (it is called with a Progress)".to_string(),
-            )
-            .into());
-        }
-    }
+    check_callable(py, progress.as_ref())?;
     let solution = if instant(&board, &request) {
         interrupt::detached(py, || engine::solve(&board, &goal, &request.options))?
     } else {
@@ -503,25 +507,41 @@ impl PyHint {
 /// proven optimal). The library function behind ``npuzzle hint`` and the games' Hint
 /// buttons.
 ///
+/// ``progress``, a callable, is called as ``solve``'s is, with what the hint's solve has found
+/// and proved so far (on big boards a hint is a near-optimal solve of seconds); returning
+/// ``False`` stops it with the first move of the best path found so far.
+///
 /// >>> h = npuzzle.hint("1 2 3/4 5 6/7 0 8")
 /// >>> h.best, h.distance, [m.distance for m in h.moves]
 /// ('L', 1, [2, 0, 2])
 #[pyfunction]
-#[pyo3(signature = (board, goal = None, *, timeout = None, max_memory = None))]
+#[pyo3(signature = (board, goal = None, *, timeout = None, max_memory = None, progress = None))]
 pub(crate) fn hint(
     py: Python<'_>,
     board: &Bound<'_, PyAny>,
     goal: Option<&Bound<'_, PyAny>>,
     timeout: Option<f64>,
     max_memory: Option<i64>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<PyHint> {
     let board = convert::board(board)?;
     let (goal, goal_name) = convert::goal(goal, board.size())?;
     let mut request = convert::request("auto", "auto", 2.0, false, timeout, None, max_memory, 1)?;
+    check_callable(py, progress.as_ref())?;
     let cancel = interrupt::flag();
     request.options.limits.cancel = Some(std::sync::Arc::clone(&cancel));
     let options = &request.options;
-    let hint = interrupt::interruptible(py, &cancel, || engine::hint(&board, &goal, options))?;
+    let hint = match progress {
+        None => interrupt::interruptible(py, &cancel, || engine::hint(&board, &goal, options))?,
+        Some(callback) => {
+            let live = std::sync::Arc::new(Live::new());
+            let mut last = None;
+            let mut poll = |py: Python<'_>| report(py, &callback, &live, &mut last);
+            interrupt::interruptible_watched(py, &cancel, &mut poll, || {
+                engine::hint_live(&board, &goal, options, &live)
+            })?
+        }
+    };
     databases::flush_warnings(py)?;
     let hint = hint?;
     Ok(py_hint(&board, &goal, goal_name, &hint, &request))

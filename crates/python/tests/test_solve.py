@@ -226,3 +226,22 @@ def test_an_exception_in_progress_stops_the_solve_and_is_raised():
         npuzzle.solve(board, timeout=10, progress=fail)
     with pytest.raises(npuzzle.InvalidOptionError, match="progress must be a callable"):
         npuzzle.solve(board, progress=3)
+
+
+def test_a_hint_tells_its_progress_and_stops_with_its_best_move_so_far():
+    # On an 8x8 a hint is a near-optimal solve of seconds: the callback hears its best path
+    # and bound; False stops it with the first move of the best path so far.
+    board = npuzzle.scramble("8x8", seed=3)[0]
+    heard = []
+
+    def first_path(p):
+        heard.append(p)
+        return p.best is None
+
+    h = npuzzle.hint(board, timeout=10, progress=first_path)
+    first = next(p.best for p in heard if p.best is not None)
+    assert h.best is not None and not h.exact and h.distance <= first
+    assert replays(h.solution) and h.solution.moves[0] == h.best
+    assert h.solution.seconds < 5
+    with pytest.raises(npuzzle.InvalidOptionError, match="progress must be a callable"):
+        npuzzle.hint(board, progress="no")

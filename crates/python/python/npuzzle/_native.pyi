@@ -194,7 +194,12 @@ def solve(
     progress: Callable[[Progress], bool | None] | None = None,
 ) -> Solution: ...
 def hint(
-    board: BoardLike, goal: GoalLike = None, *, timeout: float | None = None, max_memory: int | None = None
+    board: BoardLike,
+    goal: GoalLike = None,
+    *,
+    timeout: float | None = None,
+    max_memory: int | None = None,
+    progress: Callable[[Progress], bool | None] | None = None,
 ) -> Hint: ...
 def scramble(
     size: SizeLike,
