@@ -482,6 +482,16 @@ pub struct HintArgs {
     /// Output format.
     #[arg(short, long, value_enum, ignore_case = true, default_value_t)]
     pub format: TextOrJson,
+
+    /// No progress line on stderr (reasons for a failure are still printed).
+    #[arg(short, long, conflicts_with = "progress")]
+    pub quiet: bool,
+
+    /// Show the progress line on stderr even when it is not a terminal [default: on a
+    /// terminal only]: on big boards a hint is a near-optimal solve of seconds, and the line
+    /// shows its best path so far and its bound.
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// `npuzzle completions`.

@@ -237,6 +237,20 @@ impl Observer<Board, u32> for Watcher {
     }
 }
 
+/// Wants no node: bounds and progress only.
+impl npuzzle_solver::Sampler for Watcher {
+    fn wants(&mut self, _: u64) -> bool {
+        false
+    }
+
+    fn samples(&self) -> bool {
+        false
+    }
+}
+
+/// The line's watcher serves [`npuzzle_solver::Solver::hint_with`] too.
+impl npuzzle_solver::Watcher for Watcher {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

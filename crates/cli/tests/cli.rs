@@ -1686,6 +1686,38 @@ fn the_progress_line_shows_the_near_engines_best_answer_so_far() {
     assert!(!last.contains("nodes"), "{last}");
 }
 
+/// On an 8x8 a hint is a near-optimal solve of seconds: `--progress` shows its best path so
+/// far and its bound, as `solve`'s line does; the hint's distance is no longer.
+#[test]
+fn a_hints_progress_line_shows_its_best_path_so_far() {
+    let scramble = npuzzle(&["scramble", "--size", "8x8", "--seed", "3"]);
+    assert_eq!(scramble.code, 0, "{}", scramble.stderr);
+    let board = scramble.stdout.trim();
+    let run = npuzzle(&["hint", "--timeout", "4", "--progress", "-f", "json", "--", board]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let record = &run.json_lines()[0];
+    let last = run
+        .stderr
+        .lines()
+        .rfind(|l| l.starts_with("npuzzle: progress: best "))
+        .unwrap_or_else(|| panic!("no best path so far: {}", run.stderr));
+    let numbers: Vec<u64> = last
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let (best, bound) = (numbers[0], numbers[1]);
+    assert!(last.contains(&format!("best {best}, bound {bound}, ")) && bound < best, "{last}");
+    assert!(record["distance"].as_u64().unwrap() <= best, "{last}: {record}");
+    assert_eq!(record["exact"], false, "{record}");
+    // Without --progress (stderr is not a terminal here): no line; -q with it: a usage error.
+    let quiet = npuzzle(&["hint", "--timeout", "2", "--", board]);
+    assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
+    let both = npuzzle(&["hint", "-q", "--progress", "1 2 3/4 5 6/7 0 8"]);
+    assert_eq!(both.code, 2, "{}", both.stderr);
+}
+
 #[test]
 fn ctrl_c_cancels_the_search_and_the_batch_and_says_how_far_it_got() {
     let file = scratch_file(

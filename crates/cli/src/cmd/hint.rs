@@ -19,12 +19,13 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use npuzzle_core::{Move, Perspective};
-use npuzzle_solver::{Hint, Limit, Limits, Options, Reason, Solution, Status, thousands};
+use npuzzle_solver::{Hint, Limit, Limits, Options, Reason, Request, Solution, Status, thousands};
 use serde::Serialize;
 
 use crate::advice;
 use crate::args::{HintArgs, TextOrJson};
 use crate::input::{Task, board_or_file};
+use crate::progress::{Mode, Progress};
 use crate::{interrupt, stdio};
 
 /// Boards up to this many cells get exact distances (optimal solves); larger ones, estimates.
@@ -85,7 +86,13 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     // The pattern database of the goal's frame (cached, or the small one built in seconds)
     // makes every solve of the hint optimal and fast on 4x4; the solver routes to it.
     let solver = crate::cmd::pdb::solver(1);
-    let hint = solver.hint(&board, &goal, &options)?;
+    // On big boards a hint is a near-optimal solve of seconds: the progress line shows its
+    // best path so far and its bound, as `solve`'s does.
+    let progress = Progress::new(Mode::choose(args.quiet, args.progress), 1, 1);
+    let request = Request::new(&board, &goal, &options);
+    let hint = solver.hint_with(&request, &mut progress.watcher());
+    progress.finish();
+    let hint = hint?;
     let task = Task {
         board: board.clone(),
         goal: goal.clone(),
