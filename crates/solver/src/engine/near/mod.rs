@@ -88,6 +88,22 @@
 //!    49 boards those three runs left above the optimum: it ran on 19 and shortened 1,
 //!    where the second and third shortened 2 and 1 of 26 again (each run is another draw):
 //!    about 9 s more on every board far above its bound for that, so it was not kept.
+//!    Where the answer stays far above its bound, the optimum is most often shorter: on the
+//!    whole-set bench's rows, of the boards that ended 6, 8, 10, 12 and 14 or more above
+//!    their bound, 14 %, 19 %, 52 %, 90 % and 100 % were above the optimum; the 39 boards
+//!    10 or more above (26 of them above the optimum) held 60 of the set's 148 moves of
+//!    excess. More runs on those only (2026-11-29, measured and not kept): while the answer
+//!    stays 10 or more above its bound, runs from the board's last neighbour, then from the
+//!    positions two moves away, the tables' lowest bound first (the bound less two), up to
+//!    eight more (`bench puzzle24.txt --algorithm near --threads 2 --timeout 100 --only`
+//!    every other of the 26: 20, 41, 49, 99, 166, 172, 200, 242, 300, 359, 378, 411, 424,
+//!    each run's length logged): the added runs shortened five answers (2, 4, 4, 2 and 2
+//!    moves; on #172 twice), and the 13 boards' excess over the optimum fell from 34 moves
+//!    (the whole-set rows) to 22, in 45 to 99 s a board (median 72 s) against 27 s. Over the
+//!    set that would be about 25 moves (a mean near 89.66, short of 89.6) for about 45 s
+//!    more on each of the 39 boards (3.5 s more a board on average), and a plain solve of a
+//!    minute or more on them where the answer it gives at 27 s is most often 2 moves above
+//!    the optimum: not kept.
 //! 6. **Anytime** ([`Settings::anytime`]): beams in both directions with other rankings,
 //!    twice as wide each round of them, each improved the same way, and longer windows over
 //!    the best path, until the budget runs out; the best answer so far is kept, so answers
