@@ -186,9 +186,10 @@ pub enum Note {
         /// Whether a beam stopped short of the goal and the reduction solver finished its
         /// path (before the windows shortened it).
         finished_by_reduction: bool,
-        /// How many more times the engine ran, each from a position one move from the board:
-        /// first the one after the answer's first move, then the board's other neighbours
-        /// (5x5 with the tables, an answer far above its bound, time left).
+        /// How many more times the engine ran, each from a position one or two moves from
+        /// the board: first the one after the answer's first move, then the board's other
+        /// neighbours, then the positions two moves away (5x5 with the tables, an answer far
+        /// above its bound, time left).
         restarted: u32,
         /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
         /// mended a knot at a time (before the windows shortened the path).
@@ -316,7 +317,7 @@ impl fmt::Display for Note {
                                 .to_string(),
                             n => format!(
                                 "; far above the bound, the engine ran {n} more times, each \
-                                 from a position one move from the board"
+                                 from a position one or two moves from the board"
                             ),
                         }
                     )?;
@@ -624,10 +625,11 @@ mod tests {
             note(1)
         );
         assert!(
-            note(2).contains("the engine ran 2 more times, each from a position one move from"),
+            note(2).contains("the engine ran 2 more times, each from a position one or two moves"),
             "{}",
             note(2)
         );
+        assert!(note(5).contains("the engine ran 5 more times"), "{}", note(5));
         assert!(note(2).contains("at most 8 moves (10.0%) longer"), "{}", note(2));
     }
 

@@ -88,6 +88,26 @@
 //!    49 boards those three runs left above the optimum: it ran on 19 and shortened 1,
 //!    where the second and third shortened 2 and 1 of 26 again (each run is another draw):
 //!    about 9 s more on every board far above its bound for that, so it was not kept.
+//!    What shortened more answers in about the same time: shorter runs, more of them
+//!    (2026-11-29). Each run after the first ends its step 4 `RESTART_SEARCH_END` (4 s)
+//!    after its start instead of 9 s, and up to five of them run (`MAX_RUNS` 6): from the
+//!    board's neighbours as before, then from the positions two moves away, the tables'
+//!    lowest bound first (their runs prove the bound less two); the bench at `--timeout 30`
+//!    fits them, about 29 s a board far above its bound where three runs took 27 s. On 26 of
+//!    the 52 such boards the whole-set bench had left above the optimum (every other: 20, 41,
+//!    48, 72, 97, 101, 109, 124, 153, 166, 172, 200, 209, 264, 300, 319, 343, 359, 378, 397,
+//!    411, 420, 437, 444, 475, 489; `bench puzzle24.txt --algorithm near --threads 2
+//!    --timeout 30 --only` those, each run's length logged, the two versions back to back:
+//!    the three-run build gave the whole-set rows' lengths again on all 26), the excess over
+//!    the optimum fell from 62 moves to 48: the runs after the first shortened 10 answers by
+//!    2 where the two 9-s runs had shortened 4, and three first runs came out otherwise (one
+//!    2 longer, two 2 shorter: the beams' widths follow the machine's pace). Not only boards the old runs failed on: on
+//!    40 boards drawn at random (seed 7) from the 206 the whole-set bench ran more than once
+//!    on (19, 21, 24, 31, 32, 36, 38, 45, 47, 48, 72, 80, 89, 124, 127, 130, 143, 167, 193,
+//!    216, 233, 255, 256, 262, 306, 321, 335, 339, 342, 351, 359, 381, 383, 406, 424, 436,
+//!    444, 467, 477, 491), against the whole-set rows: 4 answers 2 shorter (each to the
+//!    optimum), 2 that were optimal 2 longer (a 9-s run's search had found their optimum),
+//!    excess 24 to 20, 30 optimal against 28, 28.8 s a board against 26.6.
 //!    Where the answer stays far above its bound, the optimum is most often shorter: on the
 //!    whole-set bench's rows, of the boards that ended 6, 8, 10, 12 and 14 or more above
 //!    their bound, 14 %, 19 %, 52 %, 90 % and 100 % were above the optimum; the 39 boards
@@ -508,7 +528,7 @@ pub struct Answer {
     /// On a board beyond [`MAX_CELLS`], the width and height of the region the reduction
     /// solver left for the engine ([`MAX_PEELED_CELLS`]).
     pub peeled: Option<(usize, usize)>,
-    /// How many more times the engine ran from a position one move from the board (5x5
+    /// How many more times the engine ran from a position one or two moves from the board (5x5
     /// with the tables, an answer far above its bound: see `restart`).
     pub restarted: u32,
 }
@@ -815,10 +835,16 @@ const WIDE_GAP: u64 = 6;
 /// The least time left for each of [`restart`]'s runs.
 const RESTART_LEAST: Duration = Duration::from_secs(2);
 
-/// The most runs of the whole engine in a plain solve: the first, and [`restart`]'s (each
-/// takes about 9 s on a board far above its bound; the bench at `--timeout 30` fits three;
-/// a fourth gained little: module docs, step 5).
-const MAX_RUNS: usize = 3;
+/// The most runs of the whole engine in a plain solve: the first (about 9 s on a board far
+/// above its bound), and [`restart`]'s, `RESTART_SEARCH_END` each: the bench at `--timeout
+/// 30` fits six (module docs, step 5).
+const MAX_RUNS: usize = 6;
+
+/// When the search for a shorter path (step 4) of each of [`restart`]'s runs ends, in seconds
+/// after the run's start, where the first run's ends `TABLE_SEARCH_END_WIDE` after it: the
+/// runs are draws (new beams, new windows), and more of them shorten more answers than the
+/// searches' late seconds do (module docs, step 5).
+const RESTART_SEARCH_END: f64 = 4.0;
 
 /// Where on the best path those searches start (moves from the board), in turn: each
 /// searches the subtree of its position within the rest of the path less two, a few times
@@ -870,6 +896,7 @@ pub fn solve_observed(
         },
         table_probe_nodes: TABLE_PROBE_NODES,
         width: plain_width(board.size().cells()),
+        restart: false,
     };
     // Peeled only when that takes off a tenth of the board or more: a line or two off a
     // board that nearly fits gains nothing (64x64 within 30 s, three seeded boards: 301,136.3
@@ -890,8 +917,9 @@ pub fn solve_observed(
 /// moves above its bound (most such answers are above the optimum) runs the whole engine
 /// again from the position after the answer's first move, within the budget left, and
 /// keeps the shorter path; while the answer stays that far above its bound, it runs again
-/// from the board's other neighbours, the one the tables bound lowest first, up to
-/// `MAX_RUNS` runs in all. Each run's beams start from another root, so its paths, windows
+/// from the board's other neighbours, the one the tables bound lowest first, then from the
+/// positions two moves away, up to `MAX_RUNS` runs in all, each of these with its search
+/// for a shorter path cut to `RESTART_SEARCH_END`. Each run's beams start from another root, so its paths, windows
 /// and searches for a shorter path are new, where more time for the first run's searches
 /// (30 s instead of 9) brought 1 of 10 answers to the optimum: on the first 100 of
 /// DeepCubeA's 24-puzzles, of the 16 answers above the optimum (2 to 4 moves, each 6 or more
@@ -901,7 +929,7 @@ pub fn solve_observed(
 /// every optimal path): figures in the module's docs (step 5).
 ///
 /// It needs at least `RESTART_LEAST` left (a game's hint, within 8 s, has none). The bound
-/// rises to what a run proves less one, whichever neighbour it started from.
+/// rises to what a run proves less the moves to its root, whichever root it started from.
 fn restart(
     board: &Board,
     goal: &Board,
@@ -918,13 +946,27 @@ fn restart(
         return answer;
     }
     // The roots in turn: the answer's first move, then the board's other moves, the one whose
-    // position the tables bound lowest first.
-    let mut roots: Vec<(u32, Move, Board)> = Move::ALL
+    // position the tables bound lowest first, then the positions two moves away, the same way.
+    let mut roots: Vec<(u32, Vec<Move>, Board)> = Move::ALL
         .iter()
-        .filter_map(|&m| board.moved(m).map(|b| (tables.estimate(&b), m, b)))
+        .filter_map(|&m| board.moved(m).map(|b| (tables.estimate(&b), vec![m], b)))
         .collect();
-    roots.sort_by_key(|&(estimate, m, _)| (answer.moves.as_slice().first() != Some(&m), estimate));
-    for (_, first, next) in roots.into_iter().take(MAX_RUNS - 1) {
+    roots.sort_by_key(|(estimate, m, _)| {
+        (answer.moves.as_slice().first() != Some(&m[0]), *estimate)
+    });
+    let mut further: Vec<(u32, Vec<Move>, Board)> = roots
+        .iter()
+        .flat_map(|(_, first, b)| {
+            Move::ALL
+                .into_iter()
+                .filter(|&m| m != first[0].inverse())
+                .filter_map(|m| b.moved(m).map(|c| (tables.estimate(&c), vec![first[0], m], c)))
+        })
+        .collect();
+    further.sort_by_key(|(estimate, _, _)| *estimate);
+    roots.extend(further);
+    let schedule = Schedule { restart: true, ..schedule };
+    for (_, prefix, next) in roots.into_iter().take(MAX_RUNS - 1) {
         if !far(&answer) {
             break;
         }
@@ -942,8 +984,9 @@ fn restart(
         answer.attempts += second.attempts;
         answer.width = answer.width.max(second.width);
         // A move changes the distance by exactly one, whichever it is.
-        answer.lower_bound = answer.lower_bound.max(second.lower_bound.saturating_sub(1));
-        let mut moves = vec![first];
+        let depth = prefix.len() as u64;
+        answer.lower_bound = answer.lower_bound.max(second.lower_bound.saturating_sub(depth));
+        let mut moves = prefix;
         moves.extend_from_slice(second.moves.as_slice());
         window::drop_loops(board, &mut moves);
         if moves.len() < answer.moves.len() {
@@ -986,6 +1029,9 @@ struct Schedule {
     /// Nodes of the root IDA* over Korf & Felner's tables.
     table_probe_nodes: u64,
     width: usize,
+    /// A run of [`restart`]: where the answer is `WIDE_GAP` or more above its bound, its
+    /// step 4 ends `RESTART_SEARCH_END` after its start, not `TABLE_SEARCH_END_WIDE`.
+    restart: bool,
 }
 
 fn run(
@@ -1453,7 +1499,11 @@ fn run(
     // optimal, most others are), or the whole budget in the anytime mode.
     if let Some(t) = tables {
         let wide = best.as_ref().is_some_and(|b| b.len() as u64 >= lower_bound + WIDE_GAP);
-        let seconds = if wide { TABLE_SEARCH_END_WIDE } else { TABLE_SEARCH_END };
+        let seconds = match (wide, schedule.restart) {
+            (true, false) => TABLE_SEARCH_END_WIDE,
+            (true, true) => RESTART_SEARCH_END,
+            (false, _) => TABLE_SEARCH_END,
+        };
         let end = if settings.anytime {
             settings.budget.deadline
         } else {
@@ -1661,7 +1711,8 @@ mod tests {
         for _ in 0..2 {
             let board = rng.solvable(&goal);
             // No root IDA*, and no beam wider than the first.
-            let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 1 };
+            let schedule =
+                Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 1, restart: false };
             let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
             assert!(a.mended && !a.finished_by_reduction, "{board}");
@@ -1672,7 +1723,8 @@ mod tests {
         // solver's anytime mode (`FINISH_SECONDS`), within the budget.
         let goal = Goal::BlankLast.board(Size::new(20, 5).unwrap()).unwrap();
         let board = Scrambler::new(1).solvable(&goal);
-        let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256 };
+        let schedule =
+            Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256, restart: false };
         let a = run(&board, &goal, &settings(6), schedule, &mut |_, _| {}).unwrap();
         assert!(replays_to(&board, &goal, &a.moves));
         assert!(a.finished_by_reduction);
@@ -1686,7 +1738,8 @@ mod tests {
     fn a_big_board_beam_that_stops_short_is_mended() {
         let goal = Goal::BlankLast.board(Size::new(24, 24).unwrap()).unwrap();
         let board = Scrambler::new(2).solvable(&goal);
-        let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256 };
+        let schedule =
+            Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256, restart: false };
         let a = run(&board, &goal, &settings(6), schedule, &mut |_, _| {}).unwrap();
         assert!(replays_to(&board, &goal, &a.moves));
         assert!(a.mended && !a.finished_by_reduction);
@@ -1709,6 +1762,7 @@ mod tests {
                     probe_nodes: [0, 30, 1_000_000][i % 3],
                     table_probe_nodes: TABLE_PROBE_NODES,
                     width: 8,
+                    restart: false,
                 };
                 let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
                 assert!(replays_to(&board, &goal, &a.moves), "{board}");
@@ -1731,6 +1785,7 @@ mod tests {
                 probe_nodes: [0, 500, 10_000_000][i % 3],
                 table_probe_nodes: TABLE_PROBE_NODES,
                 width: 16,
+                restart: false,
             };
             let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
@@ -1775,7 +1830,7 @@ mod tests {
             let d = u64::from(exact.distance(&board).unwrap());
             let settings = Settings { tables: Some(tables.clone()), ..settings(60) };
             let table_probe_nodes = if i % 2 == 0 { 0 } else { TABLE_PROBE_NODES };
-            let schedule = Schedule { probe_nodes: 0, table_probe_nodes, width: 8 };
+            let schedule = Schedule { probe_nodes: 0, table_probe_nodes, width: 8, restart: false };
             let a = run(&board, &goal, &settings, schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
             assert!(a.lower_bound <= d && d <= a.moves.len() as u64, "{board}");
@@ -1793,8 +1848,12 @@ mod tests {
         for (w, h) in [(5, 5), (6, 5), (4, 7), (6, 6), (7, 7), (9, 4)] {
             let goal = Goal::BlankLast.board(Size::new(w, h).unwrap()).unwrap();
             let board = Scrambler::new(3).solvable(&goal);
-            let schedule =
-                Schedule { probe_nodes: 10_000, table_probe_nodes: TABLE_PROBE_NODES, width: 200 };
+            let schedule = Schedule {
+                probe_nodes: 10_000,
+                table_probe_nodes: TABLE_PROBE_NODES,
+                width: 200,
+                restart: false,
+            };
             let a = run(&board, &goal, &settings(600), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
             assert!(a.lower_bound <= a.moves.len() as u64);
@@ -1809,7 +1868,8 @@ mod tests {
     #[test]
     fn boards_of_256_cells_are_answered_in_time() {
         for (w, h) in [(16, 16), (32, 8)] {
-            let schedule = Schedule { probe_nodes: 10_000, table_probe_nodes: 0, width: 256 };
+            let schedule =
+                Schedule { probe_nodes: 10_000, table_probe_nodes: 0, width: 256, restart: false };
             answered_within(w, h, 2, 10.0, |board, goal| {
                 run(board, goal, &settings(3), schedule, &mut |_, _| {}).unwrap()
             });
@@ -1891,8 +1951,12 @@ mod tests {
         let mut anytime = settings(3);
         anytime.anytime = true;
         let mut seen = Vec::new();
-        let schedule =
-            Schedule { probe_nodes: 10_000, table_probe_nodes: TABLE_PROBE_NODES, width: 100 };
+        let schedule = Schedule {
+            probe_nodes: 10_000,
+            table_probe_nodes: TABLE_PROBE_NODES,
+            width: 100,
+            restart: false,
+        };
         let a = run(&board, &goal, &anytime, schedule, &mut |len, _| seen.push(len)).unwrap();
         assert!(!seen.is_empty());
         assert!(seen.windows(2).all(|p| p[1] < p[0]), "{seen:?}");
@@ -1912,8 +1976,12 @@ mod tests {
         );
         anytime.anytime = true;
         let mut best = usize::MAX;
-        let schedule =
-            Schedule { probe_nodes: 10_000, table_probe_nodes: TABLE_PROBE_NODES, width: 100 };
+        let schedule = Schedule {
+            probe_nodes: 10_000,
+            table_probe_nodes: TABLE_PROBE_NODES,
+            width: 100,
+            restart: false,
+        };
         let a = run(&board, &goal, &anytime, schedule, &mut |len, _| {
             best = len;
             flag.store(true, Ordering::Relaxed);
