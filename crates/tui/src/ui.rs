@@ -327,13 +327,17 @@ impl App {
             (note.to_string(), tone_style(theme, tone))
         } else if let Mode::Solving { since, .. } = self.mode() {
             let secs = self.now().saturating_duration_since(*since).as_secs_f64();
-            let found = live_summary(self.solving());
-            (format!("solving… {secs:.1} s{found}, Esc stops it"), theme.value)
+            let live = self.solving();
+            let best = live.and_then(Live::best).map(|b| format!(", best {b}")).unwrap_or_default();
+            let bound = live.and_then(Live::bound).map(|b| format!(", ≥ {b}")).unwrap_or_default();
+            (format!("solving… {secs:.1} s{best}{bound}, Esc stops it"), theme.value)
         } else if self.card().is_some() {
             // The card says it all, over the board.
             (String::new(), theme.dim)
         } else if self.hint_pending() {
-            (format!("hint: thinking…{}", live_summary(self.hinting())), theme.label)
+            // Its best path and bound are the distance's range on the right.
+            let secs = self.hinting().map(|l| format!(" {:.1} s", l.elapsed().as_secs_f64()));
+            (format!("hint: thinking…{}", secs.unwrap_or_default()), theme.label)
         } else {
             match self.hint() {
                 Some(Ok(Some(h))) => {
@@ -472,13 +476,6 @@ fn live_lines(live: &Live, theme: &Theme) -> Vec<(u8, String, Style)> {
         lines.push((3, format!("{} nodes", npuzzle_solver::thousands(expanded)), theme.dim));
     }
     lines
-}
-
-/// The same for the narrow screens' status line: ", best 95, ≥ 85" (what is known of it).
-fn live_summary(live: Option<&Live>) -> String {
-    let best = live.and_then(Live::best).map(|b| format!(", best {b}")).unwrap_or_default();
-    let bound = live.and_then(Live::bound).map(|b| format!(", ≥ {b}")).unwrap_or_default();
-    format!("{best}{bound}")
 }
 
 fn transport_text(r: &Replay) -> String {
