@@ -1667,10 +1667,20 @@ fn the_progress_line_shows_the_near_engines_best_answer_so_far() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let record = &run.json_lines()[0];
-    let lines: Vec<&str> =
-        run.stderr.lines().filter(|l| l.starts_with("npuzzle: progress: best ")).collect();
-    let last = lines.last().unwrap_or_else(|| panic!("no best answer so far: {}", run.stderr));
-    // "npuzzle: progress: best 515, bound 341, 1.0 s"
+    let (last, best, bound) = last_best_and_bound(&run.stderr);
+    assert!(record["length"].as_u64().unwrap() <= best, "{last}: {record}");
+    assert!(record["lower_bound"].as_u64().unwrap() >= bound, "{last}: {record}");
+    // The engine counts its nodes only at the end: no "0 nodes" on the line.
+    assert!(!last.contains("nodes"), "{last}");
+}
+
+/// The last plain progress line with a best length ("npuzzle: progress: best 515, bound 341,
+/// 1.0 s"), its best length and its bound, checked to be in that form with the bound below.
+fn last_best_and_bound(stderr: &str) -> (&str, u64, u64) {
+    let last = stderr
+        .lines()
+        .rfind(|l| l.starts_with("npuzzle: progress: best "))
+        .unwrap_or_else(|| panic!("no best answer so far: {stderr}"));
     let numbers: Vec<u64> = last
         .split(|c: char| !c.is_ascii_digit())
         .filter(|w| !w.is_empty())
@@ -1680,10 +1690,7 @@ fn the_progress_line_shows_the_near_engines_best_answer_so_far() {
     let (best, bound) = (numbers[0], numbers[1]);
     assert!(last.contains(&format!("best {best}, bound {bound}, ")), "{last}");
     assert!(bound < best, "{last}");
-    assert!(record["length"].as_u64().unwrap() <= best, "{last}: {record}");
-    assert!(record["lower_bound"].as_u64().unwrap() >= bound, "{last}: {record}");
-    // The engine counts its nodes only at the end: no "0 nodes" on the line.
-    assert!(!last.contains("nodes"), "{last}");
+    (last, best, bound)
 }
 
 /// On an 8x8 a hint is a near-optimal solve of seconds: `--progress` shows its best path so
@@ -1696,19 +1703,7 @@ fn a_hints_progress_line_shows_its_best_path_so_far() {
     let run = npuzzle(&["hint", "--timeout", "4", "--progress", "-f", "json", "--", board]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let record = &run.json_lines()[0];
-    let last = run
-        .stderr
-        .lines()
-        .rfind(|l| l.starts_with("npuzzle: progress: best "))
-        .unwrap_or_else(|| panic!("no best path so far: {}", run.stderr));
-    let numbers: Vec<u64> = last
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|w| !w.is_empty())
-        .take(2)
-        .map(|w| w.parse().unwrap())
-        .collect();
-    let (best, bound) = (numbers[0], numbers[1]);
-    assert!(last.contains(&format!("best {best}, bound {bound}, ")) && bound < best, "{last}");
+    let (last, best, _) = last_best_and_bound(&run.stderr);
     assert!(record["distance"].as_u64().unwrap() <= best, "{last}: {record}");
     assert_eq!(record["exact"], false, "{record}");
     // Without --progress (stderr is not a terminal here): no line; -q with it: a usage error.
