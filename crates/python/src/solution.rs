@@ -354,6 +354,26 @@ fn report(
     Ok(!answer.bind(py).is(pyo3::types::PyBool::new(py, false)))
 }
 
+/// Runs `work` on the pool with Ctrl-C handled (see [`interrupt::interruptible`]); with a
+/// ``progress`` callable, `work` gets a [`Live`] for its solve, and the callable hears what it
+/// holds as it changes (see [`report`]).
+fn with_progress<R: Send>(
+    py: Python<'_>,
+    cancel: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    progress: Option<Py<PyAny>>,
+    work: impl FnOnce(Option<&std::sync::Arc<Live>>) -> R + Send,
+) -> PyResult<R> {
+    match progress {
+        None => interrupt::interruptible(py, cancel, || work(None)),
+        Some(callback) => {
+            let live = std::sync::Arc::new(Live::new());
+            let mut last = None;
+            let mut poll = |py: Python<'_>| report(py, &callback, &live, &mut last);
+            interrupt::interruptible_watched(py, cancel, &mut poll, || work(Some(&live)))
+        }
+    }
+}
+
 /// Refuses a ``progress`` that cannot be called, before any work.
 fn check_callable(py: Python<'_>, progress: Option<&Py<PyAny>>) -> PyResult<()> {
     match progress {
@@ -419,19 +439,10 @@ pub(crate) fn solve(
         let cancel = interrupt::flag();
         request.options.limits.cancel = Some(std::sync::Arc::clone(&cancel));
         let options = &request.options;
-        match progress {
-            None => {
-                interrupt::interruptible(py, &cancel, || engine::solve(&board, &goal, options))?
-            }
-            Some(callback) => {
-                let live = std::sync::Arc::new(Live::new());
-                let mut last = None;
-                let mut poll = |py: Python<'_>| report(py, &callback, &live, &mut last);
-                interrupt::interruptible_watched(py, &cancel, &mut poll, || {
-                    engine::solve_live(&board, &goal, options, &live)
-                })?
-            }
-        }
+        with_progress(py, &cancel, progress, |live| match live {
+            None => engine::solve(&board, &goal, options),
+            Some(live) => engine::solve_live(&board, &goal, options, live),
+        })?
     };
     databases::flush_warnings(py)?;
     let solution = solution?;
@@ -531,17 +542,10 @@ pub(crate) fn hint(
     let cancel = interrupt::flag();
     request.options.limits.cancel = Some(std::sync::Arc::clone(&cancel));
     let options = &request.options;
-    let hint = match progress {
-        None => interrupt::interruptible(py, &cancel, || engine::hint(&board, &goal, options))?,
-        Some(callback) => {
-            let live = std::sync::Arc::new(Live::new());
-            let mut last = None;
-            let mut poll = |py: Python<'_>| report(py, &callback, &live, &mut last);
-            interrupt::interruptible_watched(py, &cancel, &mut poll, || {
-                engine::hint_live(&board, &goal, options, &live)
-            })?
-        }
-    };
+    let hint = with_progress(py, &cancel, progress, |live| match live {
+        None => engine::hint(&board, &goal, options),
+        Some(live) => engine::hint_live(&board, &goal, options, live),
+    })?;
     databases::flush_warnings(py)?;
     let hint = hint?;
     Ok(py_hint(&board, &goal, goal_name, &hint, &request))
