@@ -371,17 +371,24 @@ impl Trail {
             .notes
             .iter()
             .map(|note| match note {
-                Note::Near { tables, finished_by_reduction, restarted, mended, peeled, .. } => {
-                    Note::Near {
-                        lower_bound,
-                        length,
-                        tables: *tables,
-                        finished_by_reduction: *finished_by_reduction,
-                        restarted: *restarted,
-                        mended: *mended,
-                        peeled: *peeled,
-                    }
-                }
+                Note::Near {
+                    tables,
+                    finished_by_reduction,
+                    restarted,
+                    wide,
+                    mended,
+                    peeled,
+                    ..
+                } => Note::Near {
+                    lower_bound,
+                    length,
+                    tables: *tables,
+                    finished_by_reduction: *finished_by_reduction,
+                    restarted: *restarted,
+                    wide: *wide,
+                    mended: *mended,
+                    peeled: *peeled,
+                },
                 other => other.clone(),
             })
             .collect();

@@ -191,6 +191,10 @@ pub enum Note {
         /// neighbours, then the positions two moves away (5x5 with the tables, an answer far
         /// above its bound, time left).
         restarted: u32,
+        /// The width of the wide beam over the tables of a second run from the board itself,
+        /// 0 when none ran (5x5 with the tables, an answer far above its bound, time left);
+        /// the runs counted by `restarted` come after it.
+        wide: usize,
         /// Whether a beam stopped a few tiles short of the goal and its misplaced tiles were
         /// mended a knot at a time (before the windows shortened the path).
         mended: bool,
@@ -294,6 +298,7 @@ impl fmt::Display for Note {
                 tables,
                 finished_by_reduction,
                 restarted,
+                wide,
                 mended,
                 peeled,
             } => {
@@ -310,14 +315,30 @@ impl fmt::Display for Note {
                          windows of up to 70 moves and search for an answer two moves \
                          shorter{again}): the optimum is at least {lower_bound} \
                          moves, so this answer is at most {gap} moves ({percent:.1}%) longer",
-                        again = match restarted {
-                            0 => String::new(),
-                            1 => "; far above the bound, the engine ran again from the position \
-                                  after the first move"
+                        again = match (*wide, restarted) {
+                            (0, 0) => String::new(),
+                            (0, 1) => "; far above the bound, the engine ran again from the \
+                                       position after the first move"
                                 .to_string(),
-                            n => format!(
+                            (0, n) => format!(
                                 "; far above the bound, the engine ran {n} more times, each \
                                  from a position one or two moves from the board"
+                            ),
+                            (w, 0) => format!(
+                                "; far above the bound, the engine ran again with a beam {} \
+                                 wide",
+                                thousands(w as u64)
+                            ),
+                            (w, 1) => format!(
+                                "; far above the bound, the engine ran again with a beam {} \
+                                 wide, then once more from the position after the first move",
+                                thousands(w as u64)
+                            ),
+                            (w, n) => format!(
+                                "; far above the bound, the engine ran again with a beam {} \
+                                 wide, then {n} more times from positions one or two moves \
+                                 from the board",
+                                thousands(w as u64)
                             ),
                         }
                     )?;
@@ -606,18 +627,20 @@ mod tests {
     /// The near engine's note names the further runs only when they ran, and how many.
     #[test]
     fn the_near_note_counts_the_runs_that_ran() {
-        let note = |restarted| {
+        let note_wide = |restarted, wide| {
             Note::Near {
                 lower_bound: 80,
                 length: 88,
                 tables: true,
                 finished_by_reduction: false,
                 restarted,
+                wide,
                 mended: false,
                 peeled: None,
             }
             .to_string()
         };
+        let note = |restarted| note_wide(restarted, 0);
         assert!(!note(0).contains("ran again") && !note(0).contains("more times"), "{}", note(0));
         assert!(
             note(1).contains("the engine ran again from the position after the first move"),
@@ -630,6 +653,18 @@ mod tests {
             note(2)
         );
         assert!(note(5).contains("the engine ran 5 more times"), "{}", note(5));
+        let wide = note_wide(0, 412_345);
+        assert!(wide.contains("the engine ran again with a beam 412,345 wide)"), "{wide}");
+        let wide = note_wide(1, 412_345);
+        assert!(
+            wide.contains("a beam 412,345 wide, then once more from the position after the first"),
+            "{wide}"
+        );
+        let wide = note_wide(3, 412_345);
+        assert!(
+            wide.contains("wide, then 3 more times from positions one or two moves from the board"),
+            "{wide}"
+        );
         assert!(note(2).contains("at most 8 moves (10.0%) longer"), "{}", note(2));
     }
 

@@ -376,6 +376,7 @@ impl Task<'_> {
                         tables: answer.tables,
                         finished_by_reduction: answer.finished_by_reduction,
                         restarted: answer.restarted,
+                        wide: answer.wide,
                         mended: answer.mended,
                         peeled: answer.peeled,
                     });

@@ -978,7 +978,7 @@ const COMPACT_EVERY: usize = 128;
 /// 48x48, a beam of 1,150 held 14,839 entries after 8,320 layers and 105,349 after 97,920
 /// (about six layers' width more than one a layer); a beam of 512 on 64x64, 350,000 layers
 /// deep, would hold 1.1 GB of trail without this.
-fn compact(
+pub(crate) fn compact(
     trail: &mut [(Vec<u32>, Vec<u8>)],
     keep: Option<usize>,
     keep_at: &mut usize,

@@ -125,6 +125,28 @@
 //!    more on each of the 39 boards (3.5 s more a board on average), and a plain solve of a
 //!    minute or more on them where the answer it gives at 27 s is most often 2 moves above
 //!    the optimum: not kept.
+//!    What did far more: **one wide beam** (2026-11-29, later). The tables' beam of the
+//!    first run is narrow on a board far above its bound (its width is cut so that step 4
+//!    starts by 3.5 s: 15,000 to 47,000 wide on this machine, 26 boards, at about half the pace the
+//!    2.6 s of `TABLE_BEAM_SECONDS` were sized on), and the beam's answers shorten steadily
+//!    with its width: on the 26 boards above, the tables' beam and the plain windows alone
+//!    (`tables_beam::experiment`) gave 52 moves of excess at a width of 150,000 (5.0 s a
+//!    board) and 28 at 600,000 (27.9 s). So the first of the further runs (`Run::Wide`) is
+//!    from the board itself: a beam of 10,000 measures the board's pace, one wide beam
+//!    follows, sized for 24 s (266,000 to 456,000 wide, 15 to 28 s), then the windows and
+//!    step 4 for 4 s; then the runs from the neighbours while they end within 40 s of the
+//!    start (`RUNS_END`: one to three of them). Its trail compacted as the plain beam's
+//!    (`beam::compact`), the 456,000-wide beam fits in the default memory limit (the bench's
+//!    process peaked at 502 MB with the tables). On the 26 boards (`bench puzzle24.txt
+//!    --algorithm near --threads 2 --timeout 60 --only` those): mean **98.500** against
+//!    99.192 for the six shorter runs and 99.731 for the three (optimal 97.423), excess 28
+//!    moves against 46 and 60, ten answers 2 shorter than the six runs' and one 2 longer,
+//!    in 37.9 s a board (median) against 29.0 s. On the 40 random boards above (`--only`
+//!    those): 95.650 against 95.750 for the six runs and 95.850 for the whole-set rows, 32
+//!    optimal against 30 and 28 (against the rows, five answers 2 shorter, each to the
+//!    optimum, and one 2 longer), in 38.0 s a board. Scaled to the set (the 214 boards the
+//!    whole-set bench ran more than once on held 118 of its 148 moves of excess), a mean
+//!    near 89.61 to 89.63: closer to 89.6, not below it.
 //! 6. **Anytime** ([`Settings::anytime`]): beams in both directions with other rankings,
 //!    twice as wide each round of them, each improved the same way, and longer windows over
 //!    the best path, until the budget runs out; the best answer so far is kept, so answers
@@ -532,6 +554,9 @@ pub struct Answer {
     /// How many more times the engine ran from a position one or two moves from the board (5x5
     /// with the tables, an answer far above its bound: see `restart`).
     pub restarted: u32,
+    /// The width of the wide beam over the tables of a second run from the board itself, 0
+    /// when none ran (5x5 with the tables, an answer far above its bound: see `restart`).
+    pub wide: usize,
 }
 
 /// How the best answer's beam ended: at the goal, or finished by another method.
@@ -847,6 +872,26 @@ const MAX_RUNS: usize = 6;
 /// searches' late seconds do (module docs, step 5).
 const RESTART_SEARCH_END: f64 = 4.0;
 
+/// [`restart`]'s wide run (`Run::Wide`): the width of the beam that measures this board's
+/// pace (its time less the 500-wide beam's, most of which is setting the engine up, grows
+/// with the width), the wide beam's seconds (at most `WIDE_BEAM_LEFT` of the time left) and
+/// its widest (the memory allows less under the default limit: about 660,000 in 512 MB,
+/// half of `--max-memory`'s 1 GiB), the exponent of a beam's time in its width beyond the
+/// calibration (measured 1.0 to 1.3 on this machine, whose pace varies by the minute: the
+/// beams sized for 24 s ran 266,000 to 456,000 wide in 15 to 28 s), the seconds of its step
+/// 4, and the least time left for it to run.
+const WIDE_CALIBRATION: usize = 10_000;
+const WIDE_BEAM_SECONDS: f64 = 24.0;
+const WIDE_BEAM_LEFT: f64 = 0.7;
+const WIDE_BEAM_WIDTH: usize = 1_000_000;
+const WIDE_PACE: f64 = 1.1;
+const WIDE_SEARCH_SECONDS: f64 = 4.0;
+const WIDE_LEAST: Duration = Duration::from_secs(8);
+/// After the wide run, [`restart`]'s runs from the board's neighbours start only when they
+/// end (`RESTART_SEARCH_END`) within this many seconds of the solve's start: a board far
+/// above its bound takes about 40 s, where the runs of the wide beam's time would add 20 s.
+const RUNS_END: f64 = 40.0;
+
 /// Where on the best path those searches start (moves from the board), in turn: each
 /// searches the subtree of its position within the rest of the path less two, a few times
 /// the one before it in nodes. On DeepCubeA's first 45 24-puzzles, of the ten answers 2
@@ -897,7 +942,7 @@ pub fn solve_observed(
         },
         table_probe_nodes: TABLE_PROBE_NODES,
         width: plain_width(board.size().cells()),
-        restart: false,
+        run: Run::First,
     };
     // Peeled only when that takes off a tenth of the board or more: a line or two off a
     // board that nearly fits gains nothing (64x64 within 30 s, three seeded boards: 301,136.3
@@ -910,33 +955,34 @@ pub fn solve_observed(
     {
         return peeled(board, goal, settings, schedule, better, region);
     }
+    let started = Instant::now();
     let answer = run(board, goal, settings, schedule, better)?;
-    Ok(restart(board, goal, settings, schedule, answer, better))
+    Ok(restart(board, goal, settings, schedule, answer, started, better))
 }
 
 /// On 5x5 with Korf & Felner's tables, a plain solve whose answer is still `WIDE_GAP` or more
-/// moves above its bound (most such answers are above the optimum) runs the whole engine
-/// again from the position after the answer's first move, within the budget left, and
-/// keeps the shorter path; while the answer stays that far above its bound, it runs again
-/// from the board's other neighbours, the one the tables bound lowest first, then from the
-/// positions two moves away, up to `MAX_RUNS` runs in all, each of these with its search
-/// for a shorter path cut to `RESTART_SEARCH_END`. Each run's beams start from another root, so its paths, windows
-/// and searches for a shorter path are new, where more time for the first run's searches
-/// (30 s instead of 9) brought 1 of 10 answers to the optimum: on the first 100 of
-/// DeepCubeA's 24-puzzles, of the 16 answers above the optimum (2 to 4 moves, each 6 or more
-/// above its bound), the second run (9 s more) brought seven to the optimum and one 2 moves
-/// nearer; a run from the position two moves along, none more. A third run starts from
-/// another neighbour of the board (a way round an answer whose first move leads away from
-/// every optimal path): figures in the module's docs (step 5).
+/// moves above its bound (most such answers are above the optimum) runs the engine again
+/// from the board itself with one wide beam over the tables (`Run::Wide`: about 24 s, where
+/// the first run's took 1 to 3 s), then its windows and its search for a shorter path for
+/// `WIDE_SEARCH_SECONDS`; and while the answer stays that far above its bound, the whole
+/// engine from the position after the answer's first move, from the board's other
+/// neighbours, the one the tables bound lowest first, then from the positions two moves
+/// away, up to `MAX_RUNS` of these, each with its search for a shorter path cut to
+/// `RESTART_SEARCH_END`, as long as they end within `RUNS_END` of the start. Each run's
+/// beams start from another root, or are wider, so its paths, windows and searches for a
+/// shorter path are new, where more time for the first run's searches (30 s instead of 9)
+/// brought 1 of 10 answers to the optimum: figures in the module's docs (step 5).
 ///
-/// It needs at least `RESTART_LEAST` left (a game's hint, within 8 s, has none). The bound
-/// rises to what a run proves less the moves to its root, whichever root it started from.
+/// It needs at least `RESTART_LEAST` left (a game's hint, within 8 s, has none), and the
+/// wide run `WIDE_LEAST`. The bound rises to what a run proves less the moves to its root,
+/// whichever root it started from.
 fn restart(
     board: &Board,
     goal: &Board,
     settings: &Settings,
     schedule: Schedule,
     mut answer: Answer,
+    started: Instant,
     better: &mut dyn FnMut(usize, u64),
 ) -> Answer {
     let Some(tables) = settings.tables.as_ref().filter(|t| t.goal() == goal) else {
@@ -966,21 +1012,48 @@ fn restart(
         .collect();
     further.sort_by_key(|(estimate, _, _)| *estimate);
     roots.extend(further);
-    let schedule = Schedule { restart: true, ..schedule };
-    for (_, prefix, next) in roots.into_iter().take(MAX_RUNS - 1) {
+    // The wide run first, from the board itself.
+    let wide = Schedule { run: Run::Wide, ..schedule };
+    let restart = Schedule { run: Run::Restart, ..schedule };
+    let runs = std::iter::once((0, Vec::new(), board.clone(), wide))
+        .chain(roots.into_iter().take(MAX_RUNS - 1).map(|(e, p, b)| (e, p, b, restart)));
+    for (_, prefix, next, schedule) in runs {
         if !far(&answer) {
             break;
         }
         let left = settings.budget.deadline.saturating_duration_since(Instant::now());
-        if left < RESTART_LEAST {
+        let least = if schedule.run == Run::Wide { WIDE_LEAST } else { RESTART_LEAST };
+        if left < least {
+            if schedule.run == Run::Wide {
+                continue;
+            }
+            break;
+        }
+        if schedule.run == Run::Restart
+            && started.elapsed().as_secs_f64() + RESTART_SEARCH_END > RUNS_END
+        {
             break;
         }
         let again = Settings {
             max_nodes: settings.max_nodes.map(|m| m.saturating_sub(answer.nodes)),
             ..settings.clone()
         };
-        let Ok(second) = run(&next, goal, &again, schedule, &mut |_, _| {}) else { break };
-        answer.restarted += 1;
+        // The wide run, from the board itself, is long: its shorter answers and higher bounds
+        // are shown as they come (a watcher that stops it gets them: `run` answers its best).
+        let (length, bound) = (answer.moves.len(), answer.lower_bound);
+        let from_board = prefix.is_empty();
+        let Ok(second) = run(&next, goal, &again, schedule, &mut |l, b| {
+            if from_board && (l < length || b > bound) {
+                better(l.min(length), b.max(bound));
+            }
+        }) else {
+            break;
+        };
+        if schedule.run == Run::Wide {
+            answer.wide = second.width;
+        } else {
+            answer.restarted += 1;
+        }
         answer.nodes += second.nodes;
         answer.attempts += second.attempts;
         answer.width = answer.width.max(second.width);
@@ -1030,9 +1103,23 @@ struct Schedule {
     /// Nodes of the root IDA* over Korf & Felner's tables.
     table_probe_nodes: u64,
     width: usize,
-    /// A run of [`restart`]: where the answer is `WIDE_GAP` or more above its bound, its
-    /// step 4 ends `RESTART_SEARCH_END` after its start, not `TABLE_SEARCH_END_WIDE`.
-    restart: bool,
+    /// Which run of a plain solve this is.
+    run: Run,
+}
+
+/// The runs of a plain solve on 5x5 with Korf & Felner's tables (module docs, step 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    /// The first (the only one elsewhere).
+    First,
+    /// A run of [`restart`] from a position one or two moves from the board: where the answer
+    /// is `WIDE_GAP` or more above its bound, its step 4 ends `RESTART_SEARCH_END` after its
+    /// start, not `TABLE_SEARCH_END_WIDE`.
+    Restart,
+    /// [`restart`]'s wide run from the board itself: no root IDA* (the first run's), one
+    /// tables' beam sized to `WIDE_BEAM_SECONDS` (up to `WIDE_BEAM_WIDTH`) and no plain beam
+    /// (the first run's again), then the windows, and step 4 for `WIDE_SEARCH_SECONDS`.
+    Wide,
 }
 
 fn run(
@@ -1078,12 +1165,16 @@ fn run(
             mended: false,
             peeled: None,
             restarted: 0,
+            wide: 0,
         });
     }
     // Korf & Felner's tables for this goal: their bound at the root, and windows below.
     let tables = settings.tables.as_ref().filter(|t| t.goal() == goal);
     if let Some(t) = tables {
         lower_bound = lower_bound.max(u64::from(t.estimate(board)));
+    }
+    // (Not in [`restart`]'s wide run: the first run's, on the same board.)
+    if let Some(t) = tables.filter(|_| schedule.run != Run::Wide) {
         // IDA* over the tables from the root for a few million nodes (a few tenths of a
         // second): it solves the easier boards outright, optimally, and raises the bound on
         // the others by the thresholds it exhausts.
@@ -1117,6 +1208,7 @@ fn run(
                     mended: false,
                     peeled: None,
                     restarted: 0,
+                    wide: 0,
                 });
             }
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
@@ -1144,6 +1236,7 @@ fn run(
                 mended: false,
                 peeled: None,
                 restarted: 0,
+                wide: 0,
             });
         }
         Outcome::Found(_) => {}
@@ -1402,7 +1495,35 @@ fn run(
             beam_seconds = beam_seconds.min(until_search.max(0.0));
         }
         let fit = (beam_seconds / per_width.max(1e-12)) as usize;
-        let twidth = narrow(fit.min(TABLE_BEAM_WIDTH).max(calibrate));
+        let mut twidth = narrow(fit.min(TABLE_BEAM_WIDTH).max(calibrate));
+        // [`restart`]'s wide run: a beam of `WIDE_CALIBRATION` gives this machine's pace on
+        // this board, and the wide beam's width follows from it for `WIDE_BEAM_SECONDS` (a
+        // beam's time grows faster than its width: `WIDE_PACE`), within the memory.
+        if schedule.run == Run::Wide && !interrupted() {
+            let clock = Instant::now();
+            let found = table_search(WIDE_CALIBRATION, seed, TABLE_WEIGHTS);
+            let took = clock.elapsed().as_secs_f64().max(1e-6);
+            if let Some(mut moves) = found {
+                attempts += 1;
+                improve(&mut moves, &PLAIN_WINDOWS, 1, None);
+                if offer(moves, &mut best, lower_bound) {
+                    from_finished = Finish::None;
+                }
+            }
+            let left = settings.budget.deadline.saturating_duration_since(Instant::now());
+            let seconds = WIDE_BEAM_SECONDS.min(WIDE_BEAM_LEFT * left.as_secs_f64());
+            // A beam's time is about a fixed part (the narrow calibration's, most of it
+            // setting the engine up) and a part that grows with the width.
+            let fixed = per_width * calibrate as f64;
+            let grows = (took - fixed).max(1e-3);
+            let fit = WIDE_CALIBRATION as f64 * ((seconds - fixed) / grows).powf(1.0 / WIDE_PACE);
+            let mut w = (fit as usize).min(WIDE_BEAM_WIDTH);
+            let memory = crate::engine::twentyfour::beam::memory;
+            while w > calibrate && settings.max_memory.is_some_and(|max| memory(w) > max / 2) {
+                w = w * 3 / 4;
+            }
+            twidth = w;
+        }
         if twidth > calibrate && !interrupted() {
             if let Some(mut moves) = table_search(twidth, seed, TABLE_WEIGHTS) {
                 attempts += 1;
@@ -1421,7 +1542,7 @@ fn run(
     if width > FIRST_WIDTH || big {
         let mut width = width;
         for &(back, weights) in beams {
-            if table_beam.is_some() && !back {
+            if table_beam.is_some() && (!back || schedule.run == Run::Wide) {
                 continue;
             }
             if interrupted() {
@@ -1500,9 +1621,10 @@ fn run(
     // optimal, most others are), or the whole budget in the anytime mode.
     if let Some(t) = tables {
         let wide = best.as_ref().is_some_and(|b| b.len() as u64 >= lower_bound + WIDE_GAP);
-        let seconds = match (wide, schedule.restart) {
-            (true, false) => TABLE_SEARCH_END_WIDE,
-            (true, true) => RESTART_SEARCH_END,
+        let seconds = match (wide, schedule.run) {
+            (_, Run::Wide) => WIDE_SEARCH_SECONDS + started.elapsed().as_secs_f64(),
+            (true, Run::First) => TABLE_SEARCH_END_WIDE,
+            (true, Run::Restart) => RESTART_SEARCH_END,
             (false, _) => TABLE_SEARCH_END,
         };
         let end = if settings.anytime {
@@ -1625,6 +1747,7 @@ fn run(
         mended: from_finished == Finish::Mended,
         peeled: None,
         restarted: 0,
+        wide: 0,
     })
 }
 
@@ -1671,6 +1794,7 @@ fn peeled(
         first_length: offset + inner.first_length,
         peeled: Some((region.width(), region.height())),
         restarted: 0,
+        wide: 0,
         ..inner
     })
 }
@@ -1713,7 +1837,7 @@ mod tests {
             let board = rng.solvable(&goal);
             // No root IDA*, and no beam wider than the first.
             let schedule =
-                Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 1, restart: false };
+                Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 1, run: Run::First };
             let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
             assert!(a.mended && !a.finished_by_reduction, "{board}");
@@ -1725,7 +1849,7 @@ mod tests {
         let goal = Goal::BlankLast.board(Size::new(20, 5).unwrap()).unwrap();
         let board = Scrambler::new(1).solvable(&goal);
         let schedule =
-            Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256, restart: false };
+            Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256, run: Run::First };
         let a = run(&board, &goal, &settings(6), schedule, &mut |_, _| {}).unwrap();
         assert!(replays_to(&board, &goal, &a.moves));
         assert!(a.finished_by_reduction);
@@ -1740,7 +1864,7 @@ mod tests {
         let goal = Goal::BlankLast.board(Size::new(24, 24).unwrap()).unwrap();
         let board = Scrambler::new(2).solvable(&goal);
         let schedule =
-            Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256, restart: false };
+            Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 256, run: Run::First };
         let a = run(&board, &goal, &settings(6), schedule, &mut |_, _| {}).unwrap();
         assert!(replays_to(&board, &goal, &a.moves));
         assert!(a.mended && !a.finished_by_reduction);
@@ -1763,7 +1887,7 @@ mod tests {
                     probe_nodes: [0, 30, 1_000_000][i % 3],
                     table_probe_nodes: TABLE_PROBE_NODES,
                     width: 8,
-                    restart: false,
+                    run: Run::First,
                 };
                 let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
                 assert!(replays_to(&board, &goal, &a.moves), "{board}");
@@ -1786,7 +1910,7 @@ mod tests {
                 probe_nodes: [0, 500, 10_000_000][i % 3],
                 table_probe_nodes: TABLE_PROBE_NODES,
                 width: 16,
-                restart: false,
+                run: Run::First,
             };
             let a = run(&board, &goal, &settings(60), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
@@ -1831,7 +1955,8 @@ mod tests {
             let d = u64::from(exact.distance(&board).unwrap());
             let settings = Settings { tables: Some(tables.clone()), ..settings(60) };
             let table_probe_nodes = if i % 2 == 0 { 0 } else { TABLE_PROBE_NODES };
-            let schedule = Schedule { probe_nodes: 0, table_probe_nodes, width: 8, restart: false };
+            let schedule =
+                Schedule { probe_nodes: 0, table_probe_nodes, width: 8, run: Run::First };
             let a = run(&board, &goal, &settings, schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{board}");
             assert!(a.lower_bound <= d && d <= a.moves.len() as u64, "{board}");
@@ -1844,6 +1969,70 @@ mod tests {
         }
     }
 
+    /// An answer far above its bound is sought again by the engine from the board with one
+    /// wide beam over the tables (`Run::Wide`), within the memory allowed, then from the
+    /// board's neighbours while it stays far: on 3x3 with a 4-4 partition, a random walk's
+    /// path back (far above the tables' bound) comes back at the exact distance from the wide
+    /// run alone, proven, replayed; with less than `WIDE_LEAST` left the wide run is left
+    /// out and the runs from the neighbours do it.
+    #[test]
+    fn a_far_answer_is_sought_again_by_a_wide_beam_from_the_board() {
+        use crate::engine::twentyfour::Tables;
+        use crate::heuristic::pdb::{Database, Partition};
+        let goal = Goal::BlankFirst.board(Size::square(3).unwrap()).unwrap();
+        let partition = Partition::parse("1,2,3,4/5,6,7,8", &goal).unwrap();
+        let base = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+        let tables = Tables::new(base, &goal, &partition).unwrap();
+        let exact = ExactTable::build(&goal).unwrap();
+        let mut rng = Scrambler::new(41);
+        let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 8, run: Run::First };
+        for (i, secs) in [60, 60, 60, 5].into_iter().enumerate() {
+            let (board, walk) = rng.walk(&goal, 61 + 2 * i);
+            let path: Vec<Move> = walk.0.iter().rev().map(|m| m.inverse()).collect();
+            let d = exact.distance(&board).unwrap() as usize;
+            let bound = u64::from(tables.estimate(&board));
+            assert!(path.len() as u64 >= bound + WIDE_GAP, "{board}");
+            let far = Answer {
+                moves: Moves(path.clone()),
+                lower_bound: bound,
+                optimal: false,
+                first_length: path.len(),
+                attempts: 1,
+                width: 8,
+                nodes: 0,
+                tables: true,
+                finished_by_reduction: false,
+                mended: false,
+                peeled: None,
+                restarted: 0,
+                wide: 0,
+            };
+            let settings = Settings {
+                tables: Some(tables.clone()),
+                max_memory: Some(64 << 20),
+                ..settings(secs)
+            };
+            let (mut heard, started) = (Vec::new(), Instant::now());
+            let a = restart(&board, &goal, &settings, schedule, far, started, &mut |l, b| {
+                heard.push((l, b));
+            });
+            assert!(replays_to(&board, &goal, &a.moves), "{board}");
+            assert!(a.lower_bound <= d as u64 && d <= a.moves.len(), "{board}");
+            assert!(a.moves.len() < path.len() && a.lower_bound >= bound, "{board}");
+            assert_eq!(heard.last(), Some(&(a.moves.len(), a.lower_bound)), "{board}");
+            if secs >= WIDE_LEAST.as_secs() {
+                assert_eq!((a.moves.len(), a.lower_bound, a.optimal), (d, d as u64, true));
+                // The wide beam: wider than its calibration, within the memory allowed.
+                assert!(a.wide > WIDE_CALIBRATION, "{board}: {}", a.wide);
+                let memory = crate::engine::twentyfour::beam::memory(a.wide);
+                assert!(memory <= 32 << 20, "{board}: {memory}");
+                assert_eq!(a.restarted, 0, "{board}: the wide run found the optimum");
+            } else {
+                assert!(a.wide == 0 && a.restarted >= 1, "{board}");
+            }
+        }
+    }
+
     #[test]
     fn answers_replay_on_every_shape_it_takes() {
         for (w, h) in [(5, 5), (6, 5), (4, 7), (6, 6), (7, 7), (9, 4)] {
@@ -1853,7 +2042,7 @@ mod tests {
                 probe_nodes: 10_000,
                 table_probe_nodes: TABLE_PROBE_NODES,
                 width: 200,
-                restart: false,
+                run: Run::First,
             };
             let a = run(&board, &goal, &settings(600), schedule, &mut |_, _| {}).unwrap();
             assert!(replays_to(&board, &goal, &a.moves), "{w}x{h}");
@@ -1870,7 +2059,7 @@ mod tests {
     fn boards_of_256_cells_are_answered_in_time() {
         for (w, h) in [(16, 16), (32, 8)] {
             let schedule =
-                Schedule { probe_nodes: 10_000, table_probe_nodes: 0, width: 256, restart: false };
+                Schedule { probe_nodes: 10_000, table_probe_nodes: 0, width: 256, run: Run::First };
             answered_within(w, h, 2, 10.0, |board, goal| {
                 run(board, goal, &settings(3), schedule, &mut |_, _| {}).unwrap()
             });
@@ -1956,7 +2145,7 @@ mod tests {
             probe_nodes: 10_000,
             table_probe_nodes: TABLE_PROBE_NODES,
             width: 100,
-            restart: false,
+            run: Run::First,
         };
         let a = run(&board, &goal, &anytime, schedule, &mut |len, _| seen.push(len)).unwrap();
         assert!(!seen.is_empty());
@@ -1981,7 +2170,7 @@ mod tests {
             probe_nodes: 10_000,
             table_probe_nodes: TABLE_PROBE_NODES,
             width: 100,
-            restart: false,
+            run: Run::First,
         };
         let a = run(&board, &goal, &anytime, schedule, &mut |len, _| {
             best = len;

@@ -14,7 +14,7 @@ use npuzzle_core::{Board, Move};
 
 use super::engine::{KorfEngine, Node};
 use super::tables::Tables;
-use crate::engine::near::beam::{keep_best, splitmix};
+use crate::engine::near::beam::{compact, keep_best, splitmix};
 use crate::pruning::Pruner;
 
 const LOOKUPS: usize = 8;
@@ -26,6 +26,22 @@ const AT_MASK: u32 = (1 << AT_SHIFT) - 1;
 /// Whether `tables` fit this beam's nodes (Korf & Felner's partition with its mirror).
 pub(crate) fn fits(tables: &Tables) -> bool {
     tables.lookups.len() <= LOOKUPS && tables.sides.len() <= SIDES
+}
+
+/// Layers between two compactions of the trail (`near::beam::compact`): a beam's lineages
+/// merge within a few layers, so that the trail holds about the width in each of its last
+/// layers and a node a layer before them, where it held the width in every layer (at a width
+/// of 600,000, about 330 MB over a 24-puzzle's 110 layers).
+const COMPACT_EVERY: usize = 16;
+
+/// About the bytes a beam of `width` holds at once: each kept node's children (about three,
+/// with their keys), the layer and the next, and the trail's last layers (up to
+/// `COMPACT_EVERY` whole and about as many where the lineages have not merged yet).
+pub(crate) fn memory(width: usize) -> usize {
+    let entry = std::mem::size_of::<(Node<LOOKUPS, SIDES>, u64, u32, u8)>();
+    let child = std::mem::size_of::<Child>() + std::mem::size_of::<Node<LOOKUPS, SIDES>>();
+    let per_width = 3 * child + 2 * entry + 5 * 2 * COMPACT_EVERY;
+    width.saturating_mul(per_width)
 }
 
 /// The ranking's weights.
@@ -99,6 +115,7 @@ pub(crate) fn search(
     let mut layer: Vec<(Node<LOOKUPS, SIDES>, u64, u32, u8)> = vec![(root, hash0, sq0, u8::MAX)];
     let mut trail: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
     let salt = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+    let (mut since, mut settled) = (0usize, 0usize);
     for _ in 0..max_depth {
         if stop() {
             return None;
@@ -207,6 +224,11 @@ pub(crate) fn search(
             });
         }
         trail.push((parents, moves));
+        since += 1;
+        if since == COMPACT_EVERY {
+            compact(&mut trail, None, &mut 0, settled);
+            (since, settled) = (0, trail.len() - 1);
+        }
         layer = next;
     }
     None
