@@ -144,9 +144,14 @@
 //!    in 37.9 s a board (median) against 29.0 s. On the 40 random boards above (`--only`
 //!    those): 95.650 against 95.750 for the six runs and 95.850 for the whole-set rows, 32
 //!    optimal against 30 and 28 (against the rows, five answers 2 shorter, each to the
-//!    optimum, and one 2 longer), in 38.0 s a board. Scaled to the set (the 214 boards the
-//!    whole-set bench ran more than once on held 118 of its 148 moves of excess), a mean
-//!    near 89.61 to 89.63: closer to 89.6, not below it.
+//!    optimum, and one 2 longer), in 38.0 s a board. On the other 27 boards the whole-set
+//!    rows left above the optimum and 6 or more above their bound (27, 45, 49, 89, 99, 107,
+//!    121, 143, 164, 167, 178, 206, 242, 284, 301, 335, 351, 353, 364, 380, 410, 415, 424,
+//!    443, 446, 476, 493): 97.630 against the rows' 98.667, excess 26 against 54, 14
+//!    optimal; on all 53, 54 moves of excess against 116, 27 optimal against none. Over the
+//!    set (not measured: about 2.6 hours), with the 282 boards run once unchanged (30 moves)
+//!    and the 161 others run more than once losing at the random sample's rate (one of 28 2
+//!    longer), about 98 moves of excess: a mean near 89.61 (89.58 if they lose nothing).
 //! 6. **Anytime** ([`Settings::anytime`]): beams in both directions with other rankings,
 //!    twice as wide each round of them, each improved the same way, and longer windows over
 //!    the best path, until the budget runs out; the best answer so far is kept, so answers
