@@ -1825,6 +1825,18 @@ mod tests {
         Settings::new(Budget::for_duration(Duration::from_secs(secs)))
     }
 
+    /// The 3x3 goal with its blank first, a 4-4 partition's tables over it (with its
+    /// mirror), and its exact distances: Korf & Felner's tables' stand-in in the tests.
+    fn tables_3x3() -> (Board, crate::engine::twentyfour::Tables, ExactTable) {
+        use crate::heuristic::pdb::{Database, Partition};
+        let goal = Goal::BlankFirst.board(Size::square(3).unwrap()).unwrap();
+        let partition = Partition::parse("1,2,3,4/5,6,7,8", &goal).unwrap();
+        let base = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+        let tables = crate::engine::twentyfour::Tables::new(base, &goal, &partition).unwrap();
+        let exact = ExactTable::build(&goal).unwrap();
+        (goal, tables, exact)
+    }
+
     fn replays_to(board: &Board, goal: &Board, moves: &Moves) -> bool {
         let mut end = board.clone();
         end.apply_all(moves).is_ok() && end == *goal
@@ -1929,13 +1941,7 @@ mod tests {
     /// its settings brackets the exact distance, with their root bound.
     #[test]
     fn windows_over_tables_find_the_exact_distance() {
-        use crate::engine::twentyfour::Tables;
-        use crate::heuristic::pdb::{Database, Partition};
-        let goal = Goal::BlankFirst.board(Size::square(3).unwrap()).unwrap();
-        let partition = Partition::parse("1,2,3,4/5,6,7,8", &goal).unwrap();
-        let base = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
-        let tables = Tables::new(base, &goal, &partition).unwrap();
-        let exact = ExactTable::build(&goal).unwrap();
+        let (goal, tables, exact) = tables_3x3();
         let mut rng = Scrambler::new(19);
         let far = std::time::Instant::now() + Duration::from_secs(600);
         for k in [14, 25, 40, 60, 90] {
@@ -1982,13 +1988,7 @@ mod tests {
     /// out and the runs from the neighbours do it.
     #[test]
     fn a_far_answer_is_sought_again_by_a_wide_beam_from_the_board() {
-        use crate::engine::twentyfour::Tables;
-        use crate::heuristic::pdb::{Database, Partition};
-        let goal = Goal::BlankFirst.board(Size::square(3).unwrap()).unwrap();
-        let partition = Partition::parse("1,2,3,4/5,6,7,8", &goal).unwrap();
-        let base = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
-        let tables = Tables::new(base, &goal, &partition).unwrap();
-        let exact = ExactTable::build(&goal).unwrap();
+        let (goal, tables, exact) = tables_3x3();
         let mut rng = Scrambler::new(41);
         let schedule = Schedule { probe_nodes: 0, table_probe_nodes: 0, width: 8, run: Run::First };
         for (i, secs) in [60, 60, 60, 5].into_iter().enumerate() {
