@@ -627,6 +627,10 @@ const BIG_PROBE_NODES: u64 = 150_000;
 /// with the plain solve, for 2 to 3 s more a board.
 const FINISH_SECONDS: f64 = 1.0;
 
+/// What the second of the two beams of a big board's plain solve on two threads XORs into
+/// its seed (its ties broken otherwise, so that the two go different ways).
+const TWIN_SEED: u64 = 0x5EED_0F7A_1417;
+
 /// The first, narrow beam: an answer within milliseconds, whatever comes after.
 const FIRST_WIDTH: usize = 64;
 
@@ -674,6 +678,123 @@ fn plain_seconds(cells: usize) -> f64 {
 /// boards: 2,184 / 2,288 / 2,217 / 2,122 moves of junction and tail came to 2,086 / 2,228 /
 /// 2,165 / 2,054 in 10 ms each (windows of 16 and 24: 50 to 80 ms, about 60 moves more).
 const TAIL_WINDOWS: [usize; 2] = [10, 16];
+
+/// The path of a beam that ended (`reached`, from `from` to `to`): the goal's; or, when it
+/// stopped short ([`beam::Reach::Closest`]), its path to the position it ranked best,
+/// finished from there: a few knots of misplaced tiles (big boards) by mending them one by
+/// one, when that is shorter than the reduction solver's answer, and anything else by the
+/// reduction solver (its anytime mode for [`FINISH_SECONDS`] after a beam wider than
+/// [`FIRST_WIDTH`]); with how it was finished. `None` when the beam was stopped.
+fn end_beam(
+    from: &Board,
+    to: &Board,
+    reached: beam::Reach,
+    width: usize,
+    settings: &Settings,
+    meter: &Meter,
+) -> Option<(Vec<Move>, Finish)> {
+    let mut how = Finish::None;
+    let path = match reached {
+        beam::Reach::Goal(path) => path,
+        beam::Reach::Stopped => return None,
+        beam::Reach::Closest(mut path) => {
+            let mut at = from.clone();
+            // The position `JUNCTION` moves before the beam's end.
+            let k = path.len().saturating_sub(JUNCTION);
+            let mut junction = from.clone();
+            for (i, &m) in path.iter().enumerate() {
+                if i == k {
+                    junction = at.clone();
+                }
+                at.apply(m).ok()?;
+            }
+            // Mended when that is shorter than the reduction solver's plain answer (it
+            // is when a few knots are left; a beam that stalled far from the goal leaves
+            // boxes that the reduction solver would solve one by one).
+            let plain = reduction::solve(&at, to).ok();
+            let mended = tidy::finish(&at, to, meter)
+                .filter(|tail| plain.as_ref().is_some_and(|p| tail.len() < p.len()));
+            let tail = if let Some(tail) = mended {
+                how = Finish::Mended;
+                tail
+            } else if width > FIRST_WIDTH {
+                let soon = Instant::now() + Duration::from_secs_f64(FINISH_SECONDS);
+                let budget = Budget {
+                    deadline: soon.min(settings.budget.deadline),
+                    ..settings.budget.clone()
+                };
+                how = Finish::Reduction;
+                match reduction::solve_anytime(&at, to, budget) {
+                    Ok(report) => report.moves.0,
+                    // Too little time left for its first answer: the plain one.
+                    Err(_) => plain?.0,
+                }
+            } else {
+                how = Finish::Reduction;
+                plain?.0
+            };
+            path.extend_from_slice(&tail);
+            if how == Finish::Mended {
+                // The junction and the mended tail first (see `TAIL_WINDOWS`).
+                let mut end = path.split_off(k);
+                window::drop_loops(&junction, &mut end);
+                for w in TAIL_WINDOWS {
+                    window::pass(&junction, &mut end, w, window_cap(w), meter, None);
+                }
+                path.extend_from_slice(&end);
+            }
+            path
+        }
+    };
+    Some((path, how))
+}
+
+/// The one plain beam of a big board ([`BIG_CELLS`]) on two threads: two beams at once, one
+/// a thread, the second's ties broken by another seed ([`TWIN_SEED`]), each ended on its
+/// own thread ([`end_beam`]; within half of `memory` each), and the shorter path kept.
+///
+/// One beam made little use of the second thread there: its helper, taking chunks of each
+/// layer, made a child cost about 90 ns against 50 ns without (on 32x32 within a second, the
+/// beam's layers about 120 wide: the helper reads positions of 2 KB the other core wrote),
+/// so the beam's trials left it out, and a plain solve ran on one core. Two independent
+/// beams each run at one thread's pace, and a beam's length varies a lot from one draw to
+/// another (a 32x32 board within a second: 38,000 to 42,500 moves in six runs), so the
+/// shorter of two is well below the mean of one. Twenty seeded 32x32 boards within 1 s,
+/// three alternating runs of each: 1.786 to 1.805 times the bound (median 1.799) against
+/// 1.837 to 1.864 (1.847); ten seeded 12x12 boards within 2 s, 1,871.0 moves against 2,143.2;
+/// six 16x16 within 10 s, 4,361.5 against 4,386.8.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the beam's own knobs, passed on to both beams as they are"
+)]
+fn twin_beams(
+    from: &Board,
+    to: &Board,
+    width: usize,
+    seed: u64,
+    depth: usize,
+    meter: &Meter,
+    weights: beam::Weights,
+    finish_by: Option<(Instant, usize)>,
+    memory: Option<usize>,
+    settings: &Settings,
+) -> Option<(Vec<Move>, Finish)> {
+    let twin = |seed: u64| {
+        let memory = memory.map(|m| m / 2);
+        let reached =
+            beam::reach_by(from, to, width, seed, depth, 1, meter, weights, finish_by, memory);
+        end_beam(from, to, reached, width, settings, meter)
+    };
+    let (mine, theirs) = std::thread::scope(|s| {
+        let other = s.spawn(|| twin(seed ^ TWIN_SEED));
+        let mine = twin(seed);
+        (mine, other.join().ok().flatten())
+    });
+    match (mine, theirs) {
+        (Some(a), Some(b)) => Some(if b.0.len() < a.0.len() { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
 
 /// Moves of the beam's own path before a mended tail that [`TAIL_WINDOWS`] go over.
 const JUNCTION: usize = 200;
@@ -1338,62 +1459,27 @@ fn run(
         let (from, to) = if back { (goal, board) } else { (board, goal) };
         let (clock, before) = (Instant::now(), meter.nodes());
         let memory = settings.max_memory.map(|max| max / 2);
+        // Beyond `BIG_CELLS` on two threads: two beams at once, one a thread, each finished
+        // on its own, and the shorter path kept (`twin_beams`).
+        if big && threads >= 2 && finish_by.is_some() {
+            let ended = twin_beams(
+                from, to, width, seed, depth, &meter, weights, finish_by, memory, settings,
+            );
+            pace.set((clock.elapsed().as_secs_f64(), meter.nodes().saturating_sub(before)));
+            let (path, how) = ended?;
+            finished.set(how);
+            return Some(if back {
+                path.iter().rev().map(|m| m.inverse()).collect()
+            } else {
+                path
+            });
+        }
         let reached = beam::reach_by(
             from, to, width, seed, depth, threads, &meter, weights, finish_by, memory,
         );
         pace.set((clock.elapsed().as_secs_f64(), meter.nodes().saturating_sub(before)));
-        let path = match reached {
-            beam::Reach::Goal(path) => path,
-            beam::Reach::Stopped => return None,
-            beam::Reach::Closest(mut path) => {
-                let mut at = from.clone();
-                // The position `JUNCTION` moves before the beam's end.
-                let k = path.len().saturating_sub(JUNCTION);
-                let mut junction = from.clone();
-                for (i, &m) in path.iter().enumerate() {
-                    if i == k {
-                        junction = at.clone();
-                    }
-                    at.apply(m).ok()?;
-                }
-                // Mended when that is shorter than the reduction solver's plain answer (it
-                // is when a few knots are left; a beam that stalled far from the goal leaves
-                // boxes that the reduction solver would solve one by one).
-                let plain = reduction::solve(&at, to).ok();
-                let mended = tidy::finish(&at, to, &meter)
-                    .filter(|tail| plain.as_ref().is_some_and(|p| tail.len() < p.len()));
-                let tail = if let Some(tail) = mended {
-                    finished.set(Finish::Mended);
-                    tail
-                } else if width > FIRST_WIDTH {
-                    let soon = Instant::now() + Duration::from_secs_f64(FINISH_SECONDS);
-                    let budget = Budget {
-                        deadline: soon.min(settings.budget.deadline),
-                        ..settings.budget.clone()
-                    };
-                    finished.set(Finish::Reduction);
-                    match reduction::solve_anytime(&at, to, budget) {
-                        Ok(report) => report.moves.0,
-                        // Too little time left for its first answer: the plain one.
-                        Err(_) => plain?.0,
-                    }
-                } else {
-                    finished.set(Finish::Reduction);
-                    plain?.0
-                };
-                path.extend_from_slice(&tail);
-                if finished.get() == Finish::Mended {
-                    // The junction and the mended tail first (see `TAIL_WINDOWS`).
-                    let mut end = path.split_off(k);
-                    window::drop_loops(&junction, &mut end);
-                    for w in TAIL_WINDOWS {
-                        window::pass(&junction, &mut end, w, window_cap(w), &meter, None);
-                    }
-                    path.extend_from_slice(&end);
-                }
-                path
-            }
-        };
+        let (path, how) = end_beam(from, to, reached, width, settings, &meter)?;
+        finished.set(how);
         Some(if back { path.iter().rev().map(|m| m.inverse()).collect() } else { path })
     };
     let mut seed = 1u64;
@@ -1824,6 +1910,52 @@ mod tests {
 
     fn settings(secs: u64) -> Settings {
         Settings::new(Budget::for_duration(Duration::from_secs(secs)))
+    }
+
+    /// Beyond `BIG_CELLS` on two threads the plain beam is two beams at once, whose ends
+    /// go different ways: the answer is the shorter, as each beam gives it alone.
+    #[test]
+    fn twin_beams_give_the_shorter_of_two_draws() {
+        let goal = Goal::BlankLast.board(Size::new(15, 15).unwrap()).unwrap();
+        let settings = settings(600);
+        let meter = Meter::unlimited();
+        // An end far away: the beams keep their width, and go the same way each time.
+        let finish_by = Some((Instant::now() + Duration::from_secs(3600), 48));
+        for seed in [1, 2] {
+            let board = Scrambler::new(seed).solvable(&goal);
+            let alone = |s: u64| {
+                let reached = beam::reach_by(
+                    &board,
+                    &goal,
+                    48,
+                    s,
+                    100_000,
+                    1,
+                    &meter,
+                    BIG_WEIGHTS,
+                    finish_by,
+                    None,
+                );
+                end_beam(&board, &goal, reached, 48, &settings, &meter).unwrap().0
+            };
+            let (a, b) = (alone(3), alone(3 ^ TWIN_SEED));
+            assert_ne!(a, b, "the second beam goes its own way");
+            let (twin, _) = twin_beams(
+                &board,
+                &goal,
+                48,
+                3,
+                100_000,
+                &meter,
+                BIG_WEIGHTS,
+                finish_by,
+                None,
+                &settings,
+            )
+            .unwrap();
+            assert!(replays(&board, &goal, &twin));
+            assert_eq!(twin.len(), a.len().min(b.len()));
+        }
     }
 
     /// The 3x3 goal with its blank first, a 4-4 partition's tables over it (with its
