@@ -25,7 +25,9 @@
 //! counts after its cells; a child's line is read as it will be and four lines' patience
 //! sorts run in step ([`super::heuristic::removals_interleaved`]); the Zobrist keys are
 //! computed, not read from an 8 MB table; the blank-cell selection ([`keep_spread`]) is one
-//! pass; and a helper thread that lives as long as the beam takes chunks of each layer.
+//! pass; and a helper thread that lives as long as the beam takes chunks of each layer
+//! (where it is faster: on 32x32 it is not, and the engine runs two beams at once there
+//! instead, one a thread: `super::twin_beams`).
 //! DeepCubeA's first 20 35-puzzles (`bench --algorithm near --timeout 10`) came out the
 //! same, 131.9 moves, in 17.4 s instead of 26.8.
 

@@ -42,7 +42,12 @@
 //!    few hundred moves with the blank in a corner. There too, a beam that has not ranked
 //!    a position better than all before for 10 layers draws the blank towards the tiles
 //!    still to solve (`beam::PULL_AFTER`): narrow beams stalled half-way without it, the
-//!    edges solved and the blank on one of them.
+//!    edges solved and the blank on one of them. On such boards one plain beam does the
+//!    work (from 15x15, `BIG_CELLS`), and on two threads two of them run at once, one a
+//!    thread, and the shorter path is kept (`twin_beams`): the helper thread cannot help a
+//!    beam whose positions are kilobytes, and two draws of a beam differ by several per
+//!    cent (20 seeded 32x32 boards within 1 s: 1.79 times the Manhattan distance against
+//!    1.87 for one beam, medians of three runs).
 //! 3. **Improvement.** Loops are cut out, then windows of the path (10 to 40 moves) are
 //!    re-solved optimally between their two ends by IDA* with a node budget, and a shorter
 //!    stretch is spliced in: the same idea as the reduction solver's peephole pass, on
@@ -380,6 +385,19 @@
 //! Put in the anytime mode before its rounds (beams of half the plain width, 15 moves),
 //! `bench puzzle35.txt --algorithm near --threads 2 --improve 9 --limit 20` gave 130.70
 //! against 130.10 without it, in the same run: the rounds use the time as well. Not kept.
+//!
+//! Nor did a beam on big boards use the second thread well otherwise (2026-12-01, 32x32,
+//! beams of 128 over three seeded boards, in a scratch copy): each thread owning half of a
+//! layer's nodes and their positions, expanding them and making its own kept children's
+//! positions in its own pool (the halves kept even by copying a few positions across a
+//! layer), the calling thread selecting over both: 64 ns a child against 70 on one thread,
+//! a quarter of the calling thread's own work being the read of the other half's children
+//! (40 bytes each) across the cores. And windows of 10 to 32 moves over the beam's path as
+//! it settled (the trail's layers of one node, handed to the second thread at each
+//! compaction) saved about 100 moves of 35,000 within 1 s: the beam's path is short
+//! stretch by stretch but for its end game and the mended tail, which the windows now go
+//! over first (`BIG_END_FIRST`). Two independent beams (`twin_beams`) did better than
+//! both.
 //!
 //! Every answer is checked by replaying it before it is returned.
 //!
