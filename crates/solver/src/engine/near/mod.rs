@@ -767,7 +767,8 @@ fn end_beam(
     Some((path, how))
 }
 
-/// The one plain beam of a big board ([`BIG_CELLS`]) on two threads: two beams at once, one
+/// The one plain beam of a big board ([`BIG_CELLS`]), or of a short solve beyond
+/// [`beam::DIVERSE_CELLS`], on two threads: two beams at once, one
 /// a thread, the second's ties broken by another seed ([`TWIN_SEED`]), each ended on its
 /// own thread ([`end_beam`]; within half of `memory` each), and the shorter path kept.
 ///
@@ -780,7 +781,10 @@ fn end_beam(
 /// shorter of two is well below the mean of one. Twenty seeded 32x32 boards within 1 s,
 /// three alternating runs of each: 1.786 to 1.805 times the bound (median 1.799) against
 /// 1.837 to 1.864 (1.847); ten seeded 12x12 boards within 2 s, 1,871.0 moves against 2,143.2;
-/// six 16x16 within 10 s, 4,361.5 against 4,386.8.
+/// six 16x16 within 10 s, 4,361.5 against 4,386.8. The short solve's one beam too (13x13 and
+/// 14x14 under a tight timeout, as the game's hint): six seeded 14x14 boards within 10 s,
+/// 2,860.0 moves against 2,939.0 and 2,939.7 (two alternating runs each), six 13x13 within
+/// 8 s 2,346.8 and 2,347.8 against 2,447.2 and 2,449.2.
 #[expect(
     clippy::too_many_arguments,
     reason = "the beam's own knobs, passed on to both beams as they are"
@@ -1487,9 +1491,10 @@ fn run(
         let (from, to) = if back { (goal, board) } else { (board, goal) };
         let (clock, before) = (Instant::now(), meter.nodes());
         let memory = settings.max_memory.map(|max| max / 2);
-        // Beyond `BIG_CELLS` on two threads: two beams at once, one a thread, each finished
-        // on its own, and the shorter path kept (`twin_beams`).
-        if big && threads >= 2 && finish_by.is_some() {
+        // The one plain beam that keeps to its time (beyond `BIG_CELLS`, and in a short solve
+        // beyond `beam::DIVERSE_CELLS`) on two threads: two beams at once, one a thread, each
+        // finished on its own, and the shorter path kept (`twin_beams`).
+        if threads >= 2 && finish_by.is_some() {
             let ended = twin_beams(
                 from, to, width, seed, depth, &meter, weights, finish_by, memory, settings,
             );
