@@ -1442,15 +1442,23 @@ fn run(
     // Whether the best answer comes from a beam another method finished, and which.
     let mut from_finished = Finish::None;
     // Windows over a path, smallest first, each pass stopping between windows at `until`.
-    let improve = |moves: &mut Vec<Move>, windows: &[usize], scale: u64, until: Option<Instant>| {
-        window::drop_loops(board, moves);
+    // (Over a path from `start`; `improve` from the board.)
+    let improve_from = |start: &Board,
+                        moves: &mut Vec<Move>,
+                        windows: &[usize],
+                        scale: u64,
+                        until: Option<Instant>| {
+        window::drop_loops(start, moves);
         for &w in windows {
             if interrupted() || until.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
             let cap = window_cap(w).saturating_mul(scale);
-            window::pass(board, moves, w, cap, &meter, until);
+            window::pass(start, moves, w, cap, &meter, until);
         }
+    };
+    let improve = |moves: &mut Vec<Move>, windows: &[usize], scale: u64, until: Option<Instant>| {
+        improve_from(board, moves, windows, scale, until);
     };
 
     // A beam from the board to the goal, or (`back`) from the goal to the board, read
@@ -1710,14 +1718,8 @@ fn run(
                 if end > 0 {
                     let mut at = board.clone();
                     let mut last = moves.split_off(end);
-                    if at.apply_all(&Moves(moves.clone())).is_ok() {
-                        window::drop_loops(&at, &mut last);
-                        for w in PLAIN_WINDOWS {
-                            if interrupted() || until.is_some_and(|t| Instant::now() >= t) {
-                                break;
-                            }
-                            window::pass(&at, &mut last, w, window_cap(w), &meter, until);
-                        }
+                    if moves.iter().all(|&m| at.apply(m).is_ok()) {
+                        improve_from(&at, &mut last, &PLAIN_WINDOWS, 1, until);
                     }
                     moves.extend(last);
                 }
