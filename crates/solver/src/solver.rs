@@ -37,6 +37,10 @@ pub struct Databases {
     /// The 24-puzzle search's move pruning: the longest move string its pruning machine
     /// considers (`None`: [`twentyfour::DEFAULT_PRUNING`]).
     pub pruning: Option<u8>,
+    /// Threads for the near-optimal engine ([`crate::engine::near`]: on two or more, two
+    /// beams at once on big boards and a helper thread for each beam's layers); `None`:
+    /// every core the machine has.
+    pub near_threads: Option<usize>,
 }
 
 /// Solves like [`crate::solve`] on [`Solver::shared`] holding `tables` (see
@@ -449,8 +453,15 @@ impl Solver {
         // No tables: the general engine works in the caller's own numbering, so the
         // observer sees the boards as given.
         let tables = Arc::default();
-        let task =
-            Task { tables: &tables, store: None, board, goal, limits: &options.limits, clock };
+        let task = Task {
+            tables: &tables,
+            store: None,
+            board,
+            goal,
+            limits: &options.limits,
+            clock,
+            near_threads: self.databases.near_threads,
+        };
         let mut s = task.watched(algorithm, heuristic, weight, observer);
         crate::run::tables::watched_label_check(&mut s, options);
         Ok(s)

@@ -476,8 +476,13 @@ mod search {
     fn a_solver_holding_a_database_uses_it_and_its_own_engines_for_the_rest() {
         let goal = Goal::BlankFirst.board(Size::square(4).unwrap()).unwrap();
         let plain = Solver::new();
-        let dbs =
-            Databases { pdb: Some(db(&goal, "5-5-5")), threads: 2, dual: true, pruning: None };
+        let dbs = Databases {
+            pdb: Some(db(&goal, "5-5-5")),
+            threads: 2,
+            dual: true,
+            pruning: None,
+            near_threads: None,
+        };
         let solver = plain.with_databases(dbs);
         assert!(solver.databases().pdb.is_some() && plain.databases().pdb.is_none());
         let mut rng = Scrambler::new(5);

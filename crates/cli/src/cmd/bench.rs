@@ -299,6 +299,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         threads: search_threads,
         dual: args.dual,
         pruning: args.pruning,
+        near_threads: Some(search_threads),
     });
     let mut prepared: std::collections::HashSet<Board> = std::collections::HashSet::new();
     // The search's bound and nodes on a terminal, for instances that take more than a second.

@@ -86,6 +86,8 @@ pub(crate) struct Task<'a> {
     pub(crate) goal: &'a Board,
     pub(crate) limits: &'a Limits,
     pub(crate) clock: Instant,
+    /// Threads for the near-optimal engine (`None`: every core; [`crate::Databases`]).
+    pub(crate) near_threads: Option<usize>,
 }
 
 /// A step's answer, and whether it stopped on the step's own time budget (so the plan may
@@ -335,7 +337,10 @@ impl Task<'_> {
         let settings = Settings {
             budget,
             anytime: improve && timeout.is_some(),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: self
+                .near_threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .max(1),
             max_memory: self.limits.max_memory,
             max_nodes: self.limits.max_nodes,
             // Korf & Felner's tables re-solve windows of a 5x5 path when they are cached
@@ -614,7 +619,8 @@ pub(crate) fn solve<S: Sampler>(
     // heuristic to the solver or names the databases (linear conflict asked for is what runs).
     let databases = matches!(options.heuristic, crate::Heuristic::Auto | crate::Heuristic::Pdb);
     let store = solver.store().map(|s| &**s).filter(|_| databases);
-    let task = Task { tables: solver.tables(), store, board, goal, limits, clock };
+    let near_threads = solver.databases().near_threads;
+    let task = Task { tables: solver.tables(), store, board, goal, limits, clock, near_threads };
     let given = tables::Given { solver, board: original.0, goal: original.1, options, clock };
     // The table answers solvability itself, at no extra cost.
     if plan.steps.first() != Some(&Step::Table) {
