@@ -181,6 +181,59 @@ impl Evaluator {
         (dm, line)
     }
 
+    /// Whether the tile that slides into the blank on `blank` enters `line` (as in
+    /// [`Evaluator::lines`]; otherwise it leaves it, when [`Evaluator::slide_target`] named
+    /// it): the blank's cell is on it.
+    #[inline]
+    pub(crate) fn enters(&self, blank: usize, line: usize) -> bool {
+        let b = self.cells[blank];
+        if line < self.height {
+            (b >> 16) as usize == line
+        } else {
+            (b & 0xFFFF) as usize + self.height == line
+        }
+    }
+
+    /// Whether the tile on `from` that slides into the blank on `blank`, entering its own
+    /// line `line` (as in [`Evaluator::lines`]), lands between the line's own tiles in
+    /// order: the nearest of them on either side along the line have smaller and larger
+    /// keys. In a line without conflicts, that is whether it stays without: if not, it
+    /// has one removal.
+    pub(crate) fn fits(&self, tiles: &[u16], blank: usize, from: usize, line: usize) -> bool {
+        let g = self.goal[usize::from(tiles[from])];
+        let (step, key, own_shift, first, last) = if line < self.height {
+            let start = line * self.width;
+            (1, g & 0xFFFF, 16, start, start + self.width - 1)
+        } else {
+            let x = line - self.height;
+            (self.width, g >> 16, 0, x, x + (self.height - 1) * self.width)
+        };
+        let own = line_coordinate(line, self.height) as u32;
+        let key_of = |c: usize| {
+            let h = self.goal[usize::from(tiles[c])];
+            let k = if own_shift == 16 { h & 0xFFFF } else { h >> 16 };
+            (((h >> own_shift) & 0xFFFF) == own).then_some(k)
+        };
+        let mut c = blank;
+        while c != first {
+            c -= step;
+            if let Some(k) = key_of(c) {
+                if k > key {
+                    return false;
+                }
+                break;
+            }
+        }
+        let mut c = blank;
+        while c != last {
+            c += step;
+            if let Some(k) = key_of(c) {
+                return k > key;
+            }
+        }
+        true
+    }
+
     /// Whether [`Evaluator::line_after`] serves this board (lines of at most 64 cells).
     pub(crate) fn short_lines(&self) -> bool {
         self.width <= 64 && self.height <= 64
@@ -275,6 +328,11 @@ impl Evaluator {
     }
 }
 
+/// The row or column a line (as in [`Evaluator::lines`]) is, on a board of `height` rows.
+fn line_coordinate(line: usize, height: usize) -> usize {
+    if line < height { line } else { line - height }
+}
+
 /// Twice the tiles to take out of each of four lines for the rest to be in order, given
 /// their own tiles' key bits in line order and how many ([`Evaluator::line_after`]): four
 /// patience sorts on the bits of a word, in step. Each step of one depends on the one
@@ -361,7 +419,7 @@ mod tests {
             let mut blank = board.blank();
             let (mut conflicted, mut state) = (0, 5u64);
             let (mut batch, mut batch_bits, mut batch_lens) = (Vec::new(), [[0u64; 64]; 4], [0; 4]);
-            let mut batched = 0;
+            let (mut batched, mut fast, mut out_of_order) = (0, 0, 0);
             for step in 0..2000usize {
                 state = state
                     .wrapping_mul(6_364_136_223_846_793_005)
@@ -389,6 +447,17 @@ mod tests {
                         batched += 4;
                     }
                 }
+                // A line without conflicts before the move, as the beam counts it: a tile
+                // that leaves it leaves none, one that enters it adds one removal unless it
+                // lands between its own neighbours in order.
+                if let Some((line, now)) = changed.filter(|&(line, _)| lines[line] == 0) {
+                    let enters = eval.enters(blank, line);
+                    let predicted =
+                        if enters && !eval.fits(&tiles, blank, to, line) { 2 } else { 0 };
+                    assert_eq!(predicted, now, "{w}x{h} step {step}: entering {enters}");
+                    fast += 1;
+                    out_of_order += usize::from(predicted == 2);
+                }
                 manhattan = (manhattan as i32 + dm) as u32;
                 if let Some((line, now)) = changed {
                     lines[line] = now as u16;
@@ -406,6 +475,9 @@ mod tests {
             // The walks do meet conflicts (this is not a check of Manhattan alone).
             assert!(conflicted > 100, "{w}x{h}: {conflicted} positions with conflicts");
             assert!(batched > 0 || !eval.short_lines(), "{w}x{h}: no line counted in step");
+            assert!(fast > 0, "{w}x{h}: no line without conflicts entered or left");
+            // Both ways: tiles that enter such a line out of order too.
+            assert!(out_of_order > 0 || !from_goal, "{w}x{h}: none entered out of order");
         }
     }
 }

@@ -2704,3 +2704,60 @@ mod diverse {
         v
     }
 }
+
+/// Beams of fixed widths on big boards, each ended as the plain solve ends it (`end_beam`):
+/// their length over the Manhattan distance, and their time. `W` lists the widths, `SIDE`
+/// the board's side (32), `BOARDS` how many seeded boards (`Scrambler::new(100..)`, 6).
+/// `npuzzle bench` measures the engine within a time; this, what a width gives and costs,
+/// which the time hides (the beam's width follows the machine's pace).
+#[cfg(test)]
+mod big_widths {
+    use super::*;
+    use npuzzle_core::{Goal, Scrambler};
+
+    #[test]
+    #[ignore = "a measurement"]
+    fn experiment() {
+        let side: usize = std::env::var("SIDE").map_or(32, |s| s.parse().unwrap());
+        let goal = Goal::BlankLast.board(Size::new(side, side).unwrap()).unwrap();
+        let settings = Settings::new(Budget::for_duration(Duration::from_secs(3600)));
+        let meter = Meter::unlimited();
+        let boards: usize = std::env::var("BOARDS").map_or(6, |s| s.parse().unwrap());
+        for width in std::env::var("W").unwrap().split(',') {
+            let width: usize = width.parse().unwrap();
+            let (mut ratio, mut secs, mut mended) = (0.0, 0.0, 0);
+            let mut each = Vec::new();
+            for seed in 0..boards as u64 {
+                let board = Scrambler::new(100 + seed).solvable(&goal);
+                let md = heuristic::Evaluator::new(&goal).manhattan(board.tiles());
+                let t = Instant::now();
+                let finish_by = Some((Instant::now() + Duration::from_secs(3600), width));
+                let reached = beam::reach_by(
+                    &board,
+                    &goal,
+                    width,
+                    1,
+                    1_000_000,
+                    1,
+                    &meter,
+                    BIG_WEIGHTS,
+                    finish_by,
+                    None,
+                );
+                let (path, how) =
+                    end_beam(&board, &goal, reached, width, &settings, &meter).unwrap();
+                secs += t.elapsed().as_secs_f64();
+                mended += usize::from(how == Finish::Mended);
+                let r = path.len() as f64 / f64::from(md);
+                ratio += r;
+                each.push(format!("{r:.3}"));
+            }
+            let k = boards as f64;
+            eprintln!(
+                "width {width}: ratio {:.3} mended {mended} secs {:.3} {each:?}",
+                ratio / k,
+                secs / k
+            );
+        }
+    }
+}
