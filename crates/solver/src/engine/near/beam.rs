@@ -313,6 +313,32 @@ pub(crate) const BLOCKS_BELOW: f64 = 0.2;
 /// See [`BLOCKS_BELOW`].
 const BLOCKS_UNTIL: f64 = 0.15;
 
+/// The width a beam spread over blocks ([`in_blocks`]), now `width` wide on `cells` cells,
+/// can have to end in time, given the width that would if its layers to go stayed as they
+/// are (`fits`): a narrower beam goes more layers. On 32x32 (six seeded boards, fixed
+/// widths, `big_widths::experiment`) beams of 48, 64, 96, 128 and 192 went 58, 48, 39.5,
+/// 37 and 36 thousand layers, about `1 + (w0 / width)^2` times the widest's with `w0` 37
+/// (1.15 times the side), so that narrowing from 96 to 48 saved a fifth of the beam's
+/// time (layers times width) for paths 40 % longer, and below `w0` it saves none. Paced
+/// as if the layers stayed, a beam on a slow stretch narrowed step by step from 64 to 32
+/// and went 59,000 layers in the time the other beam took for 41,500 at about 80. Twenty
+/// seeded 32x32 boards within 1 s on such a stretch (`bench --algorithm near --threads 2
+/// --timeout 1`, two alternating runs): 41,070.1 / 41,000.8 moves against 49,251.9 /
+/// 48,418.5 paced as before (`w0` 1.6 and 2.2 times the side: 40,888.3 and 42,992.6);
+/// three seeded 48x48 within 10 s, 132,109.3 against 134,890.7; 14x14 within 1 s, 16x16
+/// within 2 s and 24x24 within 1 s (six boards each) within a few moves of before.
+fn blocks_fit(width: usize, cells: usize, fits: f64) -> usize {
+    let w0 = 1.15 * (cells as f64).sqrt();
+    let now = width.max(1) as f64;
+    let layers = |w: f64| 1.0 + (w0 / w).powi(2);
+    // The widest `w` with `w x layers(w) <= fits x layers(now)`.
+    let room = fits * layers(now);
+    if room <= 2.0 * w0 {
+        return w0 as usize;
+    }
+    ((room + (room * room - 4.0 * w0 * w0).sqrt()) / 2.0) as usize
+}
+
 /// Whether a beam `width` wide on `cells` cells spreads over 2x2 blocks ([`BLOCKS_BELOW`])
 /// while the distance left is more than [`BLOCKS_UNTIL`] of the board's.
 fn in_blocks(width: usize, cells: usize) -> bool {
@@ -1135,7 +1161,11 @@ fn layers(
                 let to_go = over * depth as f64 * f64::from(md_now) / f64::from(fallen);
                 let per_node = started.elapsed().as_secs_f64() / expanded as f64;
                 let left = end.saturating_duration_since(std::time::Instant::now()).as_secs_f64();
-                let fits = (left / (to_go * per_node).max(1e-12)) as usize;
+                let fits = if in_blocks(width, n) {
+                    blocks_fit(width, n, left / (to_go * per_node).max(1e-12))
+                } else {
+                    (left / (to_go * per_node).max(1e-12)) as usize
+                };
                 width = fits.clamp(narrowest, widest.max(narrowest));
             }
         }
@@ -1315,6 +1345,38 @@ fn layers(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A beam spread over blocks is paced to the width that ends in time given that a
+    /// narrower one goes more layers: no narrower than where narrowing stops saving time
+    /// (`w0`, 37 on 32x32), never wider than the time allows, and, with room to spare,
+    /// about as wide as the layers it would then go allow.
+    #[test]
+    fn blocks_are_paced_with_the_layers_a_width_goes() {
+        let cells = 1024;
+        let w0 = 1.15 * 32.0;
+        let layers = |w: f64| 1.0 + (w0 / w).powi(2);
+        for now in [40usize, 64, 96, 160] {
+            let mut last = 0;
+            for fits in [1.0, 20.0, 40.0, 64.0, 100.0, 200.0, 1000.0] {
+                let w = blocks_fit(now, cells, fits);
+                assert!(w >= w0 as usize, "{now} {fits}: {w}");
+                assert!(w >= last, "{now} {fits}: {w} narrower than {last} with more room");
+                last = w;
+                // The layers it then goes, times its width, fit in the time (unless no
+                // width does).
+                let cost = w as f64 * layers(w as f64);
+                if fits * layers(now as f64) > 2.0 * w0 {
+                    assert!(cost <= fits * layers(now as f64) + 1.0, "{now} {fits}: {w}");
+                }
+            }
+            // Plenty of room: about the width the layers' count gives, fewer layers to go
+            // than the beam now `now` wide would (a narrow beam's layers shrink as it
+            // widens).
+            let wide = blocks_fit(now, cells, 1000.0) as f64;
+            let room = 1000.0 * layers(now as f64);
+            assert!(wide > 0.95 * room && wide <= room, "{now}: {wide} for {room}");
+        }
+    }
     use npuzzle_core::{Goal, Moves, Scrambler, Size};
 
     /// A beam whose trail outgrows the bytes it is given stops at a compaction, handing
