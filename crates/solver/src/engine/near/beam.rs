@@ -1173,10 +1173,11 @@ fn layers(
                 let to_go = over * depth as f64 * f64::from(md_now) / f64::from(fallen);
                 let per_node = started.elapsed().as_secs_f64() / expanded as f64;
                 let left = end.saturating_duration_since(std::time::Instant::now()).as_secs_f64();
+                let as_now = left / (to_go * per_node).max(1e-12);
                 let fits = if in_blocks(width, n) {
-                    blocks_fit(width, n, left / (to_go * per_node).max(1e-12))
+                    blocks_fit(width, n, as_now)
                 } else {
-                    (left / (to_go * per_node).max(1e-12)) as usize
+                    as_now as usize
                 };
                 width = fits.clamp(narrowest, widest.max(narrowest));
             }
