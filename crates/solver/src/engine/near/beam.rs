@@ -537,17 +537,69 @@ pub(crate) fn reach(
 /// and between checks.
 const PACE_LAYERS: usize = 256;
 
+/// Layers back over which a paced beam ([`reach_by`]) measures how fast its Manhattan
+/// distance falls. Measured from the start, as it was, the rate counted the first layers'
+/// fast fall against the slower middle and end, and (with [`PACE_OVER_BLOCKS`] at 1.8 to
+/// make up for it) a beam on 32x32 within 1 s went about 70 wide for most of its way and
+/// ended near the goal at 0.75 s of the 0.94 s it had. Twenty seeded 32x32 boards within
+/// 1 s (`scramble --size 32x32 --count 20 --seed 19`, `bench --algorithm near --threads 2
+/// --timeout 1` on each board, the two builds board by board in turn, five runs each, the
+/// machine's pace changing from run to run by up to a tenth): 38,818.1 / 38,726.3 /
+/// 39,305.3 / 38,485.9 moves (two runs) against 39,128.7 / 39,970.3 / 39,681.2 / 38,868.9;
+/// a window of 8,192 layers 39,041.4 and 39,191.4 (against 38,818.1 and 39,305.3 for
+/// 4,096). Within 3 s, 35,311.5 against 35,300.0; six seeded 24x24 within 1 s, 15,555.3
+/// against 15,677.5; 16x16 within 2 s, 4,421.8 against 4,435.8; three 48x48 within 10 s,
+/// 122,430 against 123,080.
+const PACE_WINDOW: usize = 4096;
+
+/// How many times over a paced beam counts the layers it has to go, from the Manhattan
+/// distance left at the rate it fell over the last [`PACE_WINDOW`] layers: the end game
+/// falls slower (twice over, from the start, left a beam on 20x20 a third of its time
+/// unused). For beams spread over blocks of cells ([`in_blocks`]), `PACE_OVER_BLOCKS`.
+/// Those fell faster early on, and from the start, at 1.4 times, a beam on 32x32 within
+/// 1 s was cut to 42 wide near the end, from 158, and stalled with a quarter of the tiles
+/// out of place; over the window, 1.2 times (above) against 1.0 (39,306.9, even) and 1.4
+/// (39,674.8 / 40,253.8 against 38,726.3 / 40,056.6). Other beams keep 1.4: six seeded
+/// 14x14 boards within 1 s (a short solve's one beam, about 3,000 layers: the window is
+/// the whole way) came out 0.8 % longer at 1.2, and 16x16 within 2 s 4,450.5 moves
+/// against 4,421.8.
+const PACE_OVER: f64 = 1.4;
+
+/// See [`PACE_OVER`]. With the rate since the board (before [`PACE_WINDOW`]) it was 1.8;
+/// 20 seeded 32x32 boards within 1 s, in three runs: 41,472.4 / 41,548.3 moves at 1.7 /
+/// 2.0 times against 43,042.5 at 1.4; 39,235.6 / 39,636.8 / 40,830.1 at 1.6 / 1.8 / 2.1;
+/// 40,867.0 / 41,466.2 at 1.8 / 1.6.
+const PACE_OVER_BLOCKS: f64 = 1.2;
+
+/// A paced beam's record of its Manhattan distance at each check of its pace.
+#[derive(Default)]
+struct Pace {
+    /// Depth and the layer's least Manhattan distance, a check each, oldest first, the
+    /// last [`PACE_WINDOW`] layers' worth.
+    samples: std::collections::VecDeque<(usize, u32)>,
+}
+
+impl Pace {
+    /// The layers a beam at `depth` with `md_now` left has to go, `over` times what the
+    /// fall since the oldest check within [`PACE_WINDOW`] layers gives (since the board,
+    /// `md0`, on the first check; `None` when the distance has not fallen); records this
+    /// check.
+    fn layers_to_go(&mut self, depth: usize, md_now: u32, md0: u32, over: f64) -> Option<f64> {
+        while self.samples.front().is_some_and(|&(d, _)| d + PACE_WINDOW < depth) {
+            self.samples.pop_front();
+        }
+        let (d_then, md_then) = self.samples.front().copied().unwrap_or((0, md0));
+        self.samples.push_back((depth, md_now));
+        let fallen = md_then.checked_sub(md_now).filter(|&f| f > 0)?;
+        Some(over * (depth - d_then) as f64 * f64::from(md_now) / f64::from(fallen))
+    }
+}
+
 /// [`reach`], aiming to end by `finish_by.0`: from [`PACE_LAYERS`] layers on, every 64
 /// layers, the beam takes the width (between half of `width` and `finish_by.1`, the widest
 /// the caller's memory allows) that fits in the time left at its pace so far, the layers
-/// to go counted from the Manhattan distance left at the rate
-/// it has fallen, 1.4 times over (the end game falls slower; twice over left it a third of
-/// its time unused on 20x20), 1.8 times for beams spread over blocks of cells (they fall
-/// faster early on: at 1.4 times, a beam on 32x32 within 1 s was cut to 42 wide near the
-/// end, from 158, and stalled with a quarter of the tiles out of place; 20 seeded 32x32
-/// boards within 1 s, in three runs: 41,472.4 / 41,548.3 moves at 1.7 / 2.0 times against
-/// 43,042.5 at 1.4; 39,235.6 / 39,636.8 / 40,830.1 at 1.6 / 1.8 / 2.1; 40,867.0 / 41,466.2
-/// at 1.8 / 1.6: 1.6 to 2.0 alike, within the machine's noise). A width estimated before
+/// to go counted from the Manhattan distance left at the rate it has fallen over its last
+/// [`PACE_WINDOW`] layers, [`PACE_OVER`] times over. A width estimated before
 /// the search from a narrow beam's pace
 /// was off by up to half on big boards: on a 20x20 board a beam of 2,297 meant for 4.2 s
 /// was not done in 7.8 s, and the time ran out with nothing from it. (It used to narrow
@@ -1125,6 +1177,7 @@ fn layers(
     let bw = ctx.board_width;
     let mut spread = Spread::default();
     let mut helping = Helping::new();
+    let mut pace = Pace::default();
 
     for depth in 0..limits.max_depth {
         if meter.stop() {
@@ -1166,11 +1219,8 @@ fn layers(
         let md_now = layer.values.iter().map(|v| v.0).min().unwrap_or(0);
         let pacing = limits.finish_by.filter(|_| depth >= PACE_LAYERS && depth % 64 == 0);
         if let Some((end, widest)) = pacing {
-            let fallen = md0.saturating_sub(md_now);
-            if fallen > 0 {
-                // Beams spread over blocks fall faster early on (`BLOCKS_BELOW`).
-                let over = if in_blocks(width, n) { 1.8 } else { 1.4 };
-                let to_go = over * depth as f64 * f64::from(md_now) / f64::from(fallen);
+            let over = if in_blocks(width, n) { PACE_OVER_BLOCKS } else { PACE_OVER };
+            if let Some(to_go) = pace.layers_to_go(depth, md_now, md0, over) {
                 let per_node = started.elapsed().as_secs_f64() / expanded as f64;
                 let left = end.saturating_duration_since(std::time::Instant::now()).as_secs_f64();
                 let as_now = left / (to_go * per_node).max(1e-12);
@@ -1372,6 +1422,37 @@ mod tests {
         assert!(path.len() <= 16, "{} layers past its end", path.len());
         let mut at = board.clone();
         at.apply_all(&Moves(path)).unwrap();
+    }
+
+    /// The layers to go follow the rate of the last `PACE_WINDOW` layers: a beam whose
+    /// distance fell fast at first and slowly since is paced by the slow fall, not by its
+    /// average since the board; a distance that has not fallen gives no estimate.
+    #[test]
+    fn the_pace_follows_the_recent_fall() {
+        let mut pace = Pace::default();
+        // The first check counts from the board: 1,000 fell in 256 layers, 9,000 left.
+        let first = pace.layers_to_go(256, 9_000, 10_000, 1.0).unwrap();
+        assert!((first - 2_304.0).abs() < 1e-6, "{first}");
+        // Then 1 a layer for 8,000 layers: 1,000 left, about 1,000 layers to go (the
+        // average since the board would say 1,000 * 8,256 / 9,000, about 917).
+        let mut md = 9_000;
+        let mut to_go = 0.0;
+        for depth in (320..=8_256).step_by(64) {
+            md -= 64;
+            to_go = pace.layers_to_go(depth, md, 10_000, 1.0).unwrap();
+        }
+        assert_eq!(md, 1_000);
+        assert!((to_go - f64::from(md)).abs() < 1e-6, "{to_go}");
+        // Twice over: twice the layers.
+        let over = pace.layers_to_go(8_320, md - 64, 10_000, 2.0).unwrap();
+        assert!((over - 2.0 * f64::from(md - 64)).abs() < 1e-6, "{over}");
+        // Only the window's checks are kept.
+        assert!(pace.samples.len() <= PACE_WINDOW / 64 + 1);
+        assert!(pace.samples.iter().all(|&(d, _)| d + PACE_WINDOW >= 8_320));
+        // No fall over the window: no estimate.
+        let mut flat = Pace::default();
+        assert_eq!(flat.layers_to_go(256, 10_000, 10_000, 1.4), None);
+        assert_eq!(flat.layers_to_go(320, 10_000, 10_000, 1.4), None);
     }
 
     /// A beam spread over blocks is paced to the width that ends in time given that a
