@@ -558,8 +558,10 @@ const PACE_WINDOW: usize = 4096;
 /// unused). For beams spread over blocks of cells ([`in_blocks`]), `PACE_OVER_BLOCKS`.
 /// Those fell faster early on, and from the start, at 1.4 times, a beam on 32x32 within
 /// 1 s was cut to 42 wide near the end, from 158, and stalled with a quarter of the tiles
-/// out of place; over the window, 1.2 times (above) against 1.0 (39,306.9, even) and 1.4
-/// (39,674.8 / 40,253.8 against 38,726.3 / 40,056.6). Other beams keep 1.4: six seeded
+/// out of place; over the window, 1.2 times (above) against 1.0 (39,306.9 against
+/// 39,305.3, even) and 1.4 (39,674.8 against 38,726.3; with the beams free to widen to
+/// four times their first width instead of two, 40,253.8 against 40,310.4, and two times
+/// 40,056.6: no better). Other beams keep 1.4: six seeded
 /// 14x14 boards within 1 s (a short solve's one beam, about 3,000 layers: the window is
 /// the whole way) came out 0.8 % longer at 1.2, and 16x16 within 2 s 4,450.5 moves
 /// against 4,421.8.
