@@ -368,8 +368,8 @@ impl fmt::Display for Note {
                     write!(
                         f,
                         "; the reduction solver first brought home every tile but those of a \
-                         {w}x{h} region (the largest the engine takes in the time given, 64x64 \
-                         at most), which the engine solved"
+                         {w}x{h} region (the largest the engine takes in the time given at this \
+                         machine's pace, 64x64 at most), which the engine solved"
                     )?;
                 }
                 Ok(())

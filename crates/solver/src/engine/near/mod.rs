@@ -1106,7 +1106,9 @@ pub fn solve_observed(
     // Peeled only when that takes off a tenth of the board or more: a line or two off a
     // board that nearly fits gains nothing (64x64 within 30 s, three seeded boards: 301,136.3
     // moves with two lines peeled off, 298,499.0 whole).
-    let region = region_for(settings);
+    let cells = board.size().cells();
+    let pace = (board.size() == goal.size() && may_peel(cells, settings)).then(machine_pace);
+    let region = region_for(settings, pace);
     if board.size() == goal.size()
         && (region as f64) < 0.9 * board.size().cells() as f64
         && board.size().cells() <= MAX_PEELED_CELLS
@@ -1236,23 +1238,102 @@ fn restart(
 /// The most cells a board may have for the engine to solve it within the time `settings`
 /// leave (beyond, the reduction solver peels it down to a region of that many cells
 /// first): the inverse of [`crate::auto_near_quick_budget`], in which the one beam gets
-/// through, `1024 x seconds^0.4` cells (32x32 in a second, 48x48 in 7.6 s, 64x64 in 32 s),
-/// at least [`PEEL_FLOOR`] and at most [`MAX_CELLS`]. Where the beam had too little time
-/// on the whole board, it went round and the reduction solver finished it; peeled down to
-/// that region first (`--algorithm near --threads 2 --timeout T`, seeded boards, mean
-/// lengths against the whole board's): six 48x48 within 3 s 158,633.2 against 183,866.5
-/// (0.86), three 64x64 within 10 s 386,748.3 against 447,496.3 (0.86), within 20 s
-/// 342,330.3 against 365,369.0 (0.94), three 80x80 within 10 s 831,647.7 against
-/// 870,633.7 (0.96).
-fn region_for(settings: &Settings) -> usize {
+/// through, `1024 x seconds^0.4` cells on a machine at [`REFERENCE_PACE`] (32x32 in a
+/// second, 48x48 in 7.6 s, 64x64 in 32 s), at least [`PEEL_FLOOR`] and at most
+/// [`MAX_CELLS`]. Where the beam had too little time on the whole board, it went round and
+/// the reduction solver finished it; peeled down to that region first (`--algorithm near
+/// --threads 2 --timeout T`, seeded boards, mean lengths against the whole board's): six
+/// 48x48 within 3 s 158,633.2 against 183,866.5 (0.86), three 64x64 within 10 s 386,748.3
+/// against 447,496.3 (0.86), within 20 s 342,330.3 against 365,369.0 (0.94), three 80x80
+/// within 10 s 831,647.7 against 870,633.7 (0.96).
+///
+/// `pace` is this machine's [`machine_pace`] when it was measured: a machine that takes
+/// longer a child has the time of a faster one for `seconds x REFERENCE_PACE / pace`.
+fn region_for(settings: &Settings, pace: Option<f64>) -> usize {
     let left = settings.budget.deadline.saturating_duration_since(Instant::now()).as_secs_f64();
-    let fit = 1024.0 * left.powf(0.4);
+    let seconds = pace.map_or(left, |p| left * REFERENCE_PACE / p.max(1e-12));
+    let fit = 1024.0 * seconds.powf(0.4);
     if fit >= MAX_CELLS as f64 { MAX_CELLS } else { (fit as usize).max(PEEL_FLOOR) }
 }
 
-/// The fewest cells [`region_for`] leaves (32x32): below, the reduction's share of the
+/// Whether [`region_for`] could peel a board of `cells` cells within `settings` on a machine
+/// [`SLOWEST_PACE`] times slower than [`REFERENCE_PACE`]: only then is the machine's pace
+/// measured.
+fn may_peel(cells: usize, settings: &Settings) -> bool {
+    let mut slow = settings.clone();
+    let left = settings.budget.deadline.saturating_duration_since(Instant::now());
+    slow.budget.deadline = Instant::now() + left.div_f64(SLOWEST_PACE);
+    cells <= MAX_PEELED_CELLS && (region_for(&slow, None) as f64) < 0.9 * cells as f64
+}
+
+/// The fewest cells [`region_for`] leaves (24x24): below, the reduction's share of the
 /// answer grows faster than the beam's width.
-const PEEL_FLOOR: usize = 1024;
+const PEEL_FLOOR: usize = 576;
+
+/// [`machine_pace`] on the machine [`region_for`]'s `1024 x seconds^0.4` holds for, in
+/// seconds a child. On a machine whose calibration beam took 97 to 250 ns a child (at times
+/// 600), from one solve to the next and within one (2026-12-02: the speed of its two vCPUs
+/// changed twofold from one second to the next, with nothing else running), the whole
+/// 32x32 within 1 s ran out of time on most boards: the beam narrowed to where a narrower
+/// one goes more layers, was cut off far from the goal, and the reduction solver finished
+/// it (53,864.8 moves on 20 seeded boards, 2.47 times the Manhattan distance). Peeled
+/// first, six boards at about 170 ns a child: down to 850 or 800 cells 45,163.5 and
+/// 45,147.2 moves, to 900 50,857.2, to 700 46,742.8. Sized by the pace with 92 ns and
+/// then 70 ns here, the boards that measured about 100 ns were left whole or nearly
+/// (860 to 970 cells) and were cut off again (the machine slowed down during the solve):
+/// the reference is set low enough that a pace of 100 ns peels a 32x32 down to about 800
+/// cells, and one of 180 ns to about 640. Against the build before, board by board in turn
+/// (`bench FILE --algorithm near --threads 2 --timeout T`, `scramble --size 32x32 --count
+/// 20 --seed 19`): within 1 s 45,384.2 moves against 53,864.8 (2.08 against 2.47 times
+/// the Manhattan distance), within 2 s 41,156.8 against 41,747.8, within 3 s (first ten)
+/// 37,138.8 against 37,804.0; three seeded 48x48 within 10 s 149,394.7 against 182,204.7.
+/// The machine of 2026-12-01 ran fixed-width beams about 2.4 times as fast as this one's
+/// usual pace (estimated 70 ns a child by this measure, not measured there): a 32x32
+/// within a second stays whole there (965 cells), as it did.
+const REFERENCE_PACE: f64 = 60e-9;
+
+/// The slowest machine [`may_peel`] allows for, as a multiple of [`REFERENCE_PACE`].
+const SLOWEST_PACE: f64 = 4.0;
+
+/// Seconds a child of a calibration beam takes on this machine now: the mean of
+/// [`CALIBRATION_RUNS`] beams [`CALIBRATION_WIDTH`] wide for [`CALIBRATION_LAYERS`] layers
+/// from a fixed 32x32 board, on one thread (about 5 to 12 ms in all). The mean rather than
+/// the least: this machine's speed changes from one moment to the next, and a region sized
+/// for a faster one than it turns out to be costs far more (the beam is cut off) than one
+/// sized for a slower (a few more lines peeled).
+fn machine_pace() -> f64 {
+    let Ok(size) = Size::square(32) else { return REFERENCE_PACE };
+    let Ok(goal) = npuzzle_core::Goal::BlankLast.board(size) else { return REFERENCE_PACE };
+    let board = npuzzle_core::Scrambler::new(CALIBRATION_SEED).solvable(&goal);
+    let mut sum = 0.0;
+    for _ in 0..CALIBRATION_RUNS {
+        let meter = Meter { budget: None, nodes: AtomicU64::new(0), max_nodes: u64::MAX };
+        let clock = Instant::now();
+        let _ = beam::reach_by(
+            &board,
+            &goal,
+            CALIBRATION_WIDTH,
+            1,
+            CALIBRATION_LAYERS,
+            1,
+            &meter,
+            BIG_WEIGHTS,
+            None,
+            None,
+        );
+        sum += clock.elapsed().as_secs_f64() / meter.nodes().max(1) as f64;
+    }
+    sum / CALIBRATION_RUNS as f64
+}
+
+/// See [`machine_pace`].
+const CALIBRATION_SEED: u64 = 0xCA11_B8A7E;
+/// See [`machine_pace`].
+const CALIBRATION_RUNS: usize = 3;
+/// See [`machine_pace`].
+const CALIBRATION_WIDTH: usize = 64;
+/// See [`machine_pace`].
+const CALIBRATION_LAYERS: usize = 96;
 
 /// The effort of a solve: the root IDA*'s nodes and the plain beam's width (tests make them
 /// small to reach the beam and the windows on small boards, quickly).
@@ -2313,22 +2394,50 @@ mod tests {
     }
 
     /// The region a board is peeled down to grows with the time left, from `PEEL_FLOOR`
-    /// (32x32) to `MAX_CELLS` (64x64): about 48x48 within 7.6 s.
+    /// (24x24) to `MAX_CELLS` (64x64): 32x32 within a second and about 48x48 within 7.6 s
+    /// at the reference pace, less on a slower machine.
     #[test]
-    fn the_time_left_sets_the_region() {
-        let region = |secs: f64| {
+    fn the_time_left_and_the_pace_set_the_region() {
+        let region = |secs: f64, pace: Option<f64>| {
             let mut s = settings(0);
             s.budget = Budget::for_duration(Duration::from_secs_f64(secs));
-            region_for(&s)
+            region_for(&s, pace)
         };
-        assert_eq!(region(0.1), PEEL_FLOOR);
-        assert_eq!(region(1.0), PEEL_FLOOR);
-        assert!((2200..=2310).contains(&region(7.6)), "{}", region(7.6));
-        assert_eq!(region(40.0), MAX_CELLS);
-        assert_eq!(region(1e9), MAX_CELLS);
+        assert_eq!(region(0.1, None), PEEL_FLOOR);
+        assert!((1000..=1024).contains(&region(1.0, None)), "{}", region(1.0, None));
+        assert!((2200..=2310).contains(&region(7.6, None)), "{}", region(7.6, None));
+        assert_eq!(region(40.0, None), MAX_CELLS);
+        assert_eq!(region(1e9, None), MAX_CELLS);
         let mut forever = settings(0);
         forever.budget = Budget::for_duration(Duration::MAX);
-        assert_eq!(region_for(&forever), MAX_CELLS);
+        assert_eq!(region_for(&forever, None), MAX_CELLS);
+        // At the reference pace as without one; twice as slow a child, the region of half
+        // the time; twice as fast, of twice the time.
+        let at = |secs: f64, times: f64| region(secs, Some(times * REFERENCE_PACE));
+        assert!(at(2.0, 1.0).abs_diff(region(2.0, None)) <= 2);
+        assert!(at(2.0, 2.0).abs_diff(region(1.0, None)) <= 2, "{}", at(2.0, 2.0));
+        assert!(at(1.0, 0.5).abs_diff(region(2.0, None)) <= 2, "{}", at(1.0, 0.5));
+        assert!(at(1.0, 1.85) < 850 && at(1.0, 1.85) > 750, "{}", at(1.0, 1.85));
+        assert_eq!(at(1.0, 100.0), PEEL_FLOOR);
+    }
+
+    /// The pace is measured only where a slow machine could peel the board: 32x32 within a
+    /// second, not 20x20, nor 32x32 within ten minutes; it is a few tens of nanoseconds to a
+    /// few microseconds a child (a debug build included).
+    #[test]
+    fn the_pace_is_measured_where_it_may_peel() {
+        let within = |secs: f64| {
+            let mut s = settings(0);
+            s.budget = Budget::for_duration(Duration::from_secs_f64(secs));
+            s
+        };
+        assert!(may_peel(1024, &within(1.0)));
+        assert!(may_peel(2304, &within(10.0)));
+        assert!(!may_peel(400, &within(1.0)));
+        assert!(!may_peel(1024, &within(600.0)));
+        assert!(!may_peel(MAX_PEELED_CELLS + 1, &within(1.0)));
+        let pace = machine_pace();
+        assert!(pace > 1e-9 && pace < 1e-4, "{pace}");
     }
 
     #[test]
