@@ -454,7 +454,8 @@ use window::{Ida, Outcome};
 /// The beams' time grows with the cells times the distance, about a minute on 64x64:
 /// beyond, the reduction solver peels the board down to this many cells first
 /// ([`MAX_PEELED_CELLS`]), and so it does on smaller boards when the time given is too short
-/// for the whole board's beams (`region_for`).
+/// for the whole board's beams at this machine's pace, measured first (`region_for`,
+/// `machine_pace`).
 pub const MAX_CELLS: usize = 4096;
 
 /// The most cells of a board the engine takes at all (128x128): beyond [`MAX_CELLS`], the
