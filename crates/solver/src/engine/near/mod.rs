@@ -510,8 +510,7 @@ pub(crate) struct Meter {
 }
 
 impl Meter {
-    /// A meter that never stops (for tests).
-    #[cfg(test)]
+    /// A meter that never stops (tests, and the calibration beams of [`machine_pace`]).
     pub(crate) fn unlimited() -> Meter {
         Meter { budget: None, nodes: AtomicU64::new(0), max_nodes: u64::MAX }
     }
@@ -1107,12 +1106,12 @@ pub fn solve_observed(
     // Peeled only when that takes off a tenth of the board or more: a line or two off a
     // board that nearly fits gains nothing (64x64 within 30 s, three seeded boards: 301,136.3
     // moves with two lines peeled off, 298,499.0 whole).
-    let cells = board.size().cells();
-    let pace = (board.size() == goal.size() && may_peel(cells, settings)).then(machine_pace);
+    let (same, cells) = (board.size() == goal.size(), board.size().cells());
+    let pace = (same && may_peel(cells, settings)).then(machine_pace);
     let region = region_for(settings, pace);
-    if board.size() == goal.size()
-        && (region as f64) < 0.9 * board.size().cells() as f64
-        && board.size().cells() <= MAX_PEELED_CELLS
+    if same
+        && (region as f64) < 0.9 * cells as f64
+        && cells <= MAX_PEELED_CELLS
         && Parity::of(board, goal).solvable()
     {
         return peeled(board, goal, settings, schedule, better, region);
@@ -1261,10 +1260,8 @@ fn region_for(settings: &Settings, pace: Option<f64>) -> usize {
 /// [`SLOWEST_PACE`] times slower than [`REFERENCE_PACE`]: only then is the machine's pace
 /// measured.
 fn may_peel(cells: usize, settings: &Settings) -> bool {
-    let mut slow = settings.clone();
-    let left = settings.budget.deadline.saturating_duration_since(Instant::now());
-    slow.budget.deadline = Instant::now() + left.div_f64(SLOWEST_PACE);
-    cells <= MAX_PEELED_CELLS && (region_for(&slow, None) as f64) < 0.9 * cells as f64
+    let slowest = region_for(settings, Some(SLOWEST_PACE * REFERENCE_PACE));
+    cells <= MAX_PEELED_CELLS && (slowest as f64) < 0.9 * cells as f64
 }
 
 /// The fewest cells [`region_for`] leaves (24x24): below, the reduction's share of the
@@ -1285,8 +1282,8 @@ const PEEL_FLOOR: usize = 576;
 /// the reference is set low enough that a pace of 100 ns peels a 32x32 down to about 800
 /// cells, and one of 180 ns to about 640. Against the build before, board by board in turn
 /// (`bench FILE --algorithm near --threads 2 --timeout T`, `scramble --size 32x32 --count
-/// 20 --seed 19`): within 1 s 45,384.2 moves against 53,864.8 (2.08 against 2.47 times
-/// the Manhattan distance), within 2 s 41,156.8 against 41,747.8, within 3 s (first ten)
+/// 20 --seed 19`): within 1 s 45,384.2 and 47,655.6 moves (two runs) against 53,864.8
+/// (2.09 and 2.19 against 2.48 times the Manhattan distance), within 2 s 41,156.8 against 41,747.8, within 3 s (first ten)
 /// 37,138.8 against 37,804.0; three seeded 48x48 within 10 s 149,394.7 against 182,204.7.
 /// The machine of 2026-12-01 ran fixed-width beams about 2.4 times as fast as this one's
 /// usual pace (estimated 70 ns a child by this measure, not measured there): a 32x32
@@ -1308,7 +1305,7 @@ fn machine_pace() -> f64 {
     let board = npuzzle_core::Scrambler::new(CALIBRATION_SEED).solvable(&goal);
     let mut sum = 0.0;
     for _ in 0..CALIBRATION_RUNS {
-        let meter = Meter { budget: None, nodes: AtomicU64::new(0), max_nodes: u64::MAX };
+        let meter = Meter::unlimited();
         let clock = Instant::now();
         let _ = beam::reach_by(
             &board,
