@@ -18,6 +18,8 @@ pub struct Given {
     pub optimal: bool,
     /// `--timeout`, or its default.
     pub timeout: Duration,
+    /// `--improve`, when given: the time limit of a board it applies to.
+    pub improve: Option<Duration>,
     /// `--max-memory` in bytes, for the whole run.
     pub max_memory: usize,
     /// `--threads` actually used.
@@ -75,7 +77,13 @@ pub fn after_limit(solution: &Solution, given: &Given) -> Option<String> {
         Some(_) => return Some("this is a bug in npuzzle: please report the board".to_string()),
     };
     let raise = match limit {
-        Limit::Time(_) => format!("raise --timeout (it was {} s)", secs(given.timeout)),
+        // The limit was --improve's when it is the shorter of the two and the one hit.
+        Limit::Time(hit) => match given.improve {
+            Some(improve) if improve < given.timeout && hit == improve => {
+                format!("raise --improve (it was {} s)", secs(improve))
+            }
+            _ => format!("raise --timeout (it was {} s)", secs(given.timeout)),
+        },
         Limit::Memory(_) if given.threads > 1 => format!(
             "raise --max-memory (it was {} MiB, split across --threads {}: {} MiB each)",
             given.max_memory >> 20,

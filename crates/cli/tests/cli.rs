@@ -1514,6 +1514,13 @@ fn a_limit_names_its_lower_bound_and_a_change_that_helps_with_the_options_given(
         "{}",
         run.stderr
     );
+    // --improve's limit, shorter than the timeout, is the one named (a 64x64 board gets no
+    // answer within 10 ms).
+    let board = npuzzle(&["scramble", "--size", "64x64", "--seed", "1"]).stdout;
+    let run = npuzzle_with_stdin(&["solve", "-a", "near", "--improve", "0.01"], Some(&board));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert!(run.stderr.contains("time limit of 0.01 s reached"), "{}", run.stderr);
+    assert!(run.stderr.contains("; raise --improve (it was 0.01 s), or "), "{}", run.stderr);
     let run = npuzzle(&[
         "solve",
         "-a",

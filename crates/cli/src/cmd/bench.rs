@@ -601,6 +601,7 @@ fn limit_reason(s: &npuzzle_solver::Solution, args: &BenchArgs, number: usize) -
         algorithm: args.algorithm,
         optimal: false,
         timeout: args.timeout.unwrap_or(Limits::DEFAULT_TIMEOUT),
+        improve: args.improve,
         max_memory: 0,
         threads: args.threads,
         max_nodes: args.max_nodes,

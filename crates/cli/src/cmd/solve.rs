@@ -39,6 +39,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         algorithm: args.algorithm,
         optimal: args.optimal,
         timeout,
+        improve: args.improve,
         max_memory: args.max_memory,
         threads,
         max_nodes: args.max_nodes,
