@@ -1994,6 +1994,13 @@ fn peeled(
     better: &mut dyn FnMut(usize, u64),
     cells: usize,
 ) -> Result<Answer, NearError> {
+    // The region's narrowest beam must fit in the memory allowed (`run` checks the region it
+    // gets; a region is at least half of `cells`, its beam at least 64 layers deep): without
+    // this, a 100x100 board under `--max-memory 1` was peeled for 0.8 s, then refused.
+    let least = beam::memory(FIRST_WIDTH, cells / 2, 64);
+    if settings.max_memory.is_some_and(|max| least > max / 2) {
+        return Err(NearError::Memory);
+    }
     let bound = u64::from(heuristic::Evaluator::new(goal).value(board.tiles()));
     let (peel, region, region_goal) = reduction::peel_to(board, goal, cells, &settings.budget)
         .map_err(|e| match e {
@@ -2505,6 +2512,15 @@ mod tests {
         let mut tiny = settings(60);
         tiny.max_memory = Some(1000);
         assert_eq!(solve(&board, &goal, &tiny), Err(NearError::Memory));
+        // A board to be peeled, whose region's beam cannot fit, is refused before the peel
+        // (a peel would stop at once, its cancel flag raised, and say so).
+        let wide = Goal::BlankLast.board(Size::new(100, 100).unwrap()).unwrap();
+        let mut budget = Budget::for_duration(Duration::from_secs(60));
+        budget.cancel = Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)));
+        let mut tiny = Settings::new(budget);
+        tiny.max_memory = Some(1 << 20);
+        let far = Scrambler::new(10).solvable(&wide);
+        assert_eq!(solve(&far, &wide, &tiny), Err(NearError::Memory));
         let mut unsolvable = board.clone();
         let tiles = unsolvable.tiles().to_vec();
         let (a, b) = if tiles[0] != 0 && tiles[1] != 0 { (0, 1) } else { (2, 3) };
