@@ -49,6 +49,15 @@ pub(crate) fn board(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
                 text.push('/');
             }
             let cells = sequence(row).ok_or_else(not_rows)?;
+            // Rows of rows: a batch of boards (what `scramble` returns) where one is wanted.
+            if cells.first().is_some_and(|c| sequence(c).is_some()) {
+                return Err(Error::Board(format!(
+                    "a board has two dimensions (rows of numbers); this has three, a batch of \
+                     {} boards: pass one of them (boards[0]), or all of them to solve_many",
+                    rows.len()
+                ))
+                .into());
+            }
             for (j, cell) in cells.iter().enumerate() {
                 if j > 0 {
                     text.push(' ');

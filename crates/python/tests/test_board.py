@@ -70,6 +70,11 @@ def test_bad_rows_and_values_raise():
         (np.zeros((2, 2)), '"0.0" is not a number'),
         (np.array([[0, 1], [2, 2]]), "tile 2 appears twice"),
         ([[0, 1], [2, 99999999999999999999999]], "tile 99999999999999999999999 is too large"),
+        (
+            npuzzle.scramble("3x3", count=2, seed=1),
+            "a board has two dimensions (rows of numbers); this has three, a batch of 2 "
+            "boards: pass one of them (boards[0]), or all of them to solve_many",
+        ),
     ]:
         with pytest.raises(npuzzle.InvalidBoardError) as e:
             Board(bad)
