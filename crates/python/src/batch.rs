@@ -164,14 +164,16 @@ fn random_seed() -> u64 {
 
 /// Solves every board on every core (``threads``: how many), as ``solve`` would one by one;
 /// returns the ``Solution`` of each, in order. ``max_memory`` (MiB) is shared by the
-/// searches running at once. The boards are a numpy array ``(count, height, width)`` or a
-/// list of boards.
+/// searches running at once, and ``improve`` (seconds) gives each board the anytime mode
+/// ``solve``'s does. The boards are a numpy array ``(count, height, width)`` or a list of
+/// boards.
 ///
 /// >>> [s.length for s in npuzzle.solve_many(npuzzle.scramble("3x3", 3, seed=1))]
 /// [19, 28, 20]
 #[pyfunction]
 #[pyo3(signature = (boards, goal = None, *, algorithm = "auto", heuristic = "auto", optimal = false,
-    timeout = None, max_nodes = None, max_memory = None, weight = 2.0, threads = None))]
+    timeout = None, max_nodes = None, max_memory = None, weight = 2.0, improve = None,
+    threads = None))]
 #[expect(clippy::too_many_arguments, reason = "solve's keyword arguments and the thread count")]
 pub(crate) fn solve_many(
     py: Python<'_>,
@@ -184,6 +186,7 @@ pub(crate) fn solve_many(
     max_nodes: Option<i64>,
     max_memory: Option<i64>,
     weight: f64,
+    improve: Option<f64>,
     threads: Option<usize>,
 ) -> PyResult<Vec<PySolution>> {
     let batch = convert::batch(boards)?;
@@ -192,6 +195,7 @@ pub(crate) fn solve_many(
     let mut request = convert::request(
         algorithm, heuristic, weight, optimal, timeout, max_nodes, max_memory, threads,
     )?;
+    convert::improve(&mut request, improve, batch.size)?;
     let cancel = interrupt::flag();
     request.options.limits.cancel = Some(Arc::clone(&cancel));
     let (size, count, cells) = (batch.size, batch.count, batch.cells());

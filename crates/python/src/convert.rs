@@ -269,6 +269,40 @@ pub(crate) fn request(
     Ok(Request { options, max_memory: Some(max_memory) })
 }
 
+/// `improve` seconds (`solve`'s and `solve_many`'s keyword, the command line's `--improve`):
+/// boards of `size` that the near-optimal engine or the reduction solver answers get their
+/// anytime mode for that long (within the timeout), keeping the best answer so far; other
+/// boards are solved as without it.
+///
+/// # Errors
+/// `InvalidOptionError` for a time that is not a positive number of seconds.
+pub(crate) fn improve(request: &mut Request, improve: Option<f64>, size: Size) -> PyResult<()> {
+    let Some(secs) = improve else { return Ok(()) };
+    if !(secs.is_finite() && secs > 0.0 && secs <= MAX_SECONDS) {
+        return Err(Error::Option(format!(
+            "improve: {secs} is not a time: expected a positive number of seconds (at most a \
+             year)"
+        ))
+        .into());
+    }
+    let secs = Duration::from_secs_f64(secs);
+    let options = &mut request.options;
+    options.improve = true;
+    let anytime = npuzzle_solver::plan(size, options).is_ok_and(|p| {
+        p.steps.iter().any(|s| {
+            matches!(
+                s,
+                npuzzle_solver::Step::Reduction { improve: true, .. }
+                    | npuzzle_solver::Step::Near { improve: true, .. }
+            )
+        })
+    });
+    if anytime {
+        options.limits.timeout = options.limits.timeout.map(|t| t.min(secs)).or(Some(secs));
+    }
+    Ok(())
+}
+
 /// A batch of boards `(count, height, width)`, held as numpy gave it where it could be read
 /// in place (`uint8`, `uint16`), else copied into `u16` cells.
 pub(crate) struct Batch<'py> {

@@ -391,10 +391,16 @@ fn check_callable(py: Python<'_>, progress: Option<&Py<PyAny>>) -> PyResult<()> 
 /// ``board`` is a ``Board``, a string (``"8 6 7/2 5 4/3 0 1"``) or rows of numbers;
 /// ``goal`` is ``"blank-last"`` (default), ``"blank-first"``, ``"snail"`` or a board.
 /// ``algorithm``: ``auto bfs dfs iddfs dijkstra greedy astar wastar idastar table
-/// reduction``; ``heuristic``: ``auto hamming manhattan linear-conflict walking-distance
+/// reduction near``; ``heuristic``: ``auto hamming manhattan linear-conflict walking-distance
 /// pdb``. ``timeout`` is in seconds (default 60, ``math.inf`` for none), ``max_memory`` in
 /// MiB (default 1024); limits only limit. The GIL is released while searching, and Ctrl-C
 /// stops the search (``KeyboardInterrupt``).
+///
+/// ``improve`` (seconds), as the command line's ``--improve``: on boards that the
+/// near-optimal engine (4x5 to 64x64, and up to 128x128 with 10 s or more) or the
+/// reduction solver answers, their anytime mode runs that long (within ``timeout``) and
+/// the best answer so far is kept; answers only get shorter with more time, and ``note``
+/// says how far it came. Other boards are solved as without it.
 ///
 /// ``progress``, a callable, is called with a ``Progress`` (``seconds``, ``lower_bound``,
 /// ``best``, ``expanded``) each time the bound, the best length so far or the node count
@@ -413,7 +419,8 @@ fn check_callable(py: Python<'_>, progress: Option<&Py<PyAny>>) -> PyResult<()> 
 /// 'unsolvable towards blank-last: ...; solvable towards snail: use goal="snail"'
 #[pyfunction]
 #[pyo3(signature = (board, goal = None, *, algorithm = "auto", heuristic = "auto", optimal = false,
-    timeout = None, max_nodes = None, max_memory = None, weight = 2.0, progress = None))]
+    timeout = None, max_nodes = None, max_memory = None, weight = 2.0, improve = None,
+    progress = None))]
 #[expect(clippy::too_many_arguments, reason = "solve's keyword arguments, as on the command line")]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -426,12 +433,14 @@ pub(crate) fn solve(
     max_nodes: Option<i64>,
     max_memory: Option<i64>,
     weight: f64,
+    improve: Option<f64>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<PySolution> {
     let board = convert::board(board)?;
     let (goal, goal_name) = convert::goal(goal, board.size())?;
     let mut request =
         convert::request(algorithm, heuristic, weight, optimal, timeout, max_nodes, max_memory, 1)?;
+    convert::improve(&mut request, improve, board.size())?;
     check_callable(py, progress.as_ref())?;
     let solution = if instant(&board, &request) {
         interrupt::detached(py, || engine::solve(&board, &goal, &request.options))?

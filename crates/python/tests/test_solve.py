@@ -84,6 +84,20 @@ def test_larger_boards_replay():
     assert (s.algorithm, "near-optimal engine" in s.note) in [("near", True), ("reduction", True)]
 
 
+def test_improve_runs_the_anytime_mode_and_says_so():
+    # A 6x6 board: the near-optimal engine's anytime mode for a second, as `--improve 1`.
+    b = npuzzle.scramble("6x6", seed=1)[0]
+    s = npuzzle.solve(b, improve=1.0)
+    assert replays(s) and s.algorithm == "near" and not s.optimal
+    assert "the anytime mode improved it from " in s.note, s.note
+    assert s.lower_bound <= s.length
+    # The same for each board of a batch; a 3x3 board is answered as without it.
+    many = npuzzle.solve_many(npuzzle.scramble("6x6", count=2, seed=2), improve=0.5, threads=2)
+    assert all(replays(m) and "anytime mode" in m.note for m in many)
+    small = npuzzle.solve("8 6 7/2 5 4/3 0 1", improve=1.0)
+    assert (small.algorithm, small.length, small.optimal) == ("table", 31, True)
+
+
 def test_unsolvable_is_a_status_with_the_cli_reason():
     s = npuzzle.solve("1 2 3/4 5 6/8 7 0")
     assert s.status == "unsolvable" and s.moves == "" and s.length is None
@@ -122,6 +136,8 @@ def test_limits_are_a_status_with_the_cli_reason():
         ({"timeout": math.nan}, "timeout: NaN is not a time: expected a positive number of seconds (at most a year), or math.inf for none"),
         ({"max_nodes": 0}, "max_nodes: must be at least 1"),
         ({"max_memory": 0}, "max_memory: must be at least 1"),
+        ({"improve": 0}, "improve: 0 is not a time: expected a positive number of seconds (at most a year)"),
+        ({"improve": math.inf}, "improve: inf is not a time: expected a positive number of seconds (at most a year)"),
     ],
 )
 def test_bad_options_raise_with_the_cli_reason(kwargs, reason):

@@ -191,6 +191,7 @@ def solve(
     max_nodes: int | None = None,
     max_memory: int | None = None,
     weight: float = 2.0,
+    improve: float | None = None,
     progress: Callable[[Progress], bool | None] | None = None,
 ) -> Solution: ...
 def hint(
@@ -221,6 +222,7 @@ def solve_many(
     max_nodes: int | None = None,
     max_memory: int | None = None,
     weight: float = 2.0,
+    improve: float | None = None,
     threads: int | None = None,
 ) -> list[Solution]: ...
 def distances(
