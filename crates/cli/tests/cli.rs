@@ -1776,6 +1776,41 @@ fn ctrl_c_cancels_the_search_and_the_batch_and_says_how_far_it_got() {
     );
 }
 
+/// An anytime search (`--improve`) stopped by Ctrl-C answers with its best answer so far,
+/// which replays, and says why the status is 4.
+#[test]
+fn ctrl_c_ends_an_anytime_search_with_its_best_answer_and_says_so() {
+    let board = npuzzle(&["scramble", "--size", "6x6", "--seed", "7"]).stdout;
+    let child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["solve", "--improve", "60", "-f", "json", "--", board.trim()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // Its first answer comes within milliseconds; the anytime rounds would go on for 60 s.
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    let record: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(
+        (record["status"].as_str(), record["algorithm"].as_str()),
+        (Some("solved"), Some("near"))
+    );
+    assert!(record["seconds"].as_f64().unwrap() < 30.0, "{record}");
+    let goal = record["goal"].as_str().unwrap();
+    assert_replays(board.trim(), goal, record["moves"].as_str().unwrap());
+    assert_eq!(
+        stderr.lines().last(),
+        Some("npuzzle: cancelled: the answer given is the best found before the interrupt"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_batch_summary_counts_statuses_and_a_length_mismatch_fails_the_run() {
     let file = scratch_file(

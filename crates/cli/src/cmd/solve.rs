@@ -107,11 +107,17 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     progress.finish();
     result?;
     if cancel.load(Ordering::SeqCst) {
-        // A single board has said so on its own line already.
+        // A single board stopped without an answer has said so on its own line already; one
+        // answered (an anytime search ends with its best answer so far) says why the status
+        // is 4.
         if several {
             stdio::complain(format_args!(
                 "cancelled: {} of {total} boards done",
                 summary.boards - summary.cancelled
+            ));
+        } else if summary.cancelled == 0 && summary.boards > 0 {
+            stdio::complain(format_args!(
+                "cancelled: the answer given is the best found before the interrupt"
             ));
         }
         worst = worst.max(4);
