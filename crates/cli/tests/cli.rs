@@ -1720,38 +1720,37 @@ fn a_hints_progress_line_shows_its_best_path_so_far() {
     assert_eq!(both.code, 2, "{}", both.stderr);
 }
 
+/// Runs the binary with `args`, sends it SIGINT (Ctrl-C) after `millis`, and returns its exit
+/// status, stdout and stderr.
+fn interrupted_after(args: &[&str], millis: u64) -> (Option<i32>, String, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    std::thread::sleep(std::time::Duration::from_millis(millis));
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
 #[test]
 fn ctrl_c_cancels_the_search_and_the_batch_and_says_how_far_it_got() {
     let file = scratch_file(
         "cancel-batch.txt",
         &format!("1 2 3/4 5 6/7 0 8\n1 2/0 3\n{SLOW_4}\n{SLOW_4}\n"),
     );
-    let child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        // Linear conflict: left to the solver, IDA* would take a cached database and finish.
-        .args([
-            "solve",
-            "-a",
-            "idastar",
-            "--heuristic",
-            "linear-conflict",
-            "-f",
-            "json",
-            "-i",
-            file.to_str().unwrap(),
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // Long enough for the first two boards, far from the 60 s the third needs at least.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    // Linear conflict: left to the solver, IDA* would take a cached database and finish.
+    // 1.5 s: long enough for the first two boards, far from the 60 s the third needs at least.
+    let args = ["solve", "-a", "idastar", "--heuristic", "linear-conflict", "-f", "json", "-i"];
+    let mut args = args.to_vec();
+    args.push(file.to_str().unwrap());
+    let (code, stdout, stderr) = interrupted_after(&args, 1500);
+    assert_eq!(code, Some(4), "{stderr}");
     let records: Vec<Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(records.len(), 3, "{stdout}");
     assert_eq!(
@@ -1781,21 +1780,10 @@ fn ctrl_c_cancels_the_search_and_the_batch_and_says_how_far_it_got() {
 #[test]
 fn ctrl_c_ends_an_anytime_search_with_its_best_answer_and_says_so() {
     let board = npuzzle(&["scramble", "--size", "6x6", "--seed", "7"]).stdout;
-    let child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args(["solve", "--improve", "60", "-f", "json", "--", board.trim()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
     // Its first answer comes within milliseconds; the anytime rounds would go on for 60 s.
-    std::thread::sleep(std::time::Duration::from_millis(2000));
-    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    let args = ["solve", "--improve", "60", "-f", "json", "--", board.trim()];
+    let (code, stdout, stderr) = interrupted_after(&args, 2000);
+    assert_eq!(code, Some(4), "{stderr}");
     let record: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(
         (record["status"].as_str(), record["algorithm"].as_str()),
