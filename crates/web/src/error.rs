@@ -128,6 +128,15 @@ impl From<QueryRejection> for AppError {
     fn from(rejection: QueryRejection) -> AppError {
         let text = rejection.body_text();
         let text = text.strip_prefix("Failed to deserialize query string: ").unwrap_or(&text);
+        // Rust's number-parsing messages, in the words people use.
+        let text = [
+            ("invalid digit found in string", "expected a whole number of at least 0"),
+            ("cannot parse integer from empty string", "expected a whole number, got nothing"),
+            ("number too large to fit in target type", "the number is too large"),
+            ("invalid float literal", "expected a number"),
+        ]
+        .iter()
+        .fold(text.to_string(), |t, (rust, ours)| t.replace(rust, ours));
         AppError::bad_request(format!("invalid query: {text}"))
     }
 }

@@ -283,6 +283,10 @@ async fn scramble_is_seeded_solvable_and_sized() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {e}");
         assert!(e["error"].is_string(), "{bad}: {e}");
     }
+    let (_, _, e) = send(&state, get("/api/scramble?size=3x3&seed=-1")).await;
+    assert_eq!(e["error"], "invalid query: seed: expected a whole number of at least 0", "{e}");
+    let (_, _, e) = send(&state, get("/api/scramble?size=3x3&seed=99999999999999999999")).await;
+    assert_eq!(e["error"], "invalid query: seed: the number is too large", "{e}");
 }
 
 #[tokio::test]
