@@ -288,16 +288,7 @@ pub(crate) fn improve(request: &mut Request, improve: Option<f64>, size: Size) -
     let secs = Duration::from_secs_f64(secs);
     let options = &mut request.options;
     options.improve = true;
-    let anytime = npuzzle_solver::plan(size, options).is_ok_and(|p| {
-        p.steps.iter().any(|s| {
-            matches!(
-                s,
-                npuzzle_solver::Step::Reduction { improve: true, .. }
-                    | npuzzle_solver::Step::Near { improve: true, .. }
-            )
-        })
-    });
-    if anytime {
+    if npuzzle_solver::plan(size, options).is_ok_and(|p| p.improves()) {
         options.limits.timeout = options.limits.timeout.map(|t| t.min(secs)).or(Some(secs));
     }
     Ok(())

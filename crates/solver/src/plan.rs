@@ -366,6 +366,17 @@ pub struct Plan {
     pub steps: Vec<Step>,
 }
 
+impl Plan {
+    /// Whether a step runs an anytime mode under [`Options::improve`] (the near-optimal
+    /// engine's or the reduction solver's): the front ends then give the board their
+    /// `--improve` time as its time limit.
+    pub fn improves(&self) -> bool {
+        self.steps.iter().any(|s| {
+            matches!(s, Step::Reduction { improve: true, .. } | Step::Near { improve: true, .. })
+        })
+    }
+}
+
 /// The heuristic `auto` picks for `cells` cells.
 fn auto_heuristic(_cells: usize) -> HeuristicKind {
     HeuristicKind::LinearConflict
@@ -806,6 +817,13 @@ mod tests {
             plan(size(129, 128), &improve).unwrap().steps,
             [Step::Reduction { improve: true, beams: 0 }]
         );
+        // Those improve; the table and the optimal searches, and any plan without the
+        // option, do not.
+        for (w, h) in [(9, 9), (17, 16), (129, 128)] {
+            assert!(plan(size(w, h), &improve).unwrap().improves(), "{w}x{h}");
+            assert!(!plan(size(w, h), &Options::default()).unwrap().improves(), "{w}x{h}");
+        }
+        assert!(!plan(size(3, 3), &improve).unwrap().improves());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use npuzzle_core::Board;
-use npuzzle_solver::{Limits, Options, Solver, Step, plan};
+use npuzzle_solver::{Limits, Options, Solver, plan};
 
 use crate::advice::{self, Given};
 use crate::args::SolveArgs;
@@ -149,16 +149,8 @@ fn solve_job(
         Ok(task) => task,
         Err(invalid) => return Outcome::Invalid(invalid.reason.clone()),
     };
-    let improving = improve.filter(|_| {
-        plan(task.board.size(), options).is_ok_and(|p| {
-            p.steps.iter().any(|s| {
-                matches!(
-                    s,
-                    Step::Reduction { improve: true, .. } | Step::Near { improve: true, .. }
-                )
-            })
-        })
-    });
+    let improving =
+        improve.filter(|_| plan(task.board.size(), options).is_ok_and(|p| p.improves()));
     let local;
     let options = match improving {
         Some(improve) => {
