@@ -156,7 +156,8 @@ impl<W: Write> Printer<W> {
                             "compact{whose}: {}",
                             s.moves.to_text(self.perspective, true)
                         )?;
-                        writeln!(out, "multi-tile metric: {} moves", thousands(multi as u64))?;
+                        let s = if multi == 1 { "" } else { "s" };
+                        writeln!(out, "multi-tile metric: {} move{s}", thousands(multi as u64))?;
                     }
                 }
                 if let Some(note) = s.note() {

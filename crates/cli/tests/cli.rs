@@ -1101,7 +1101,7 @@ fn check_says_whether_moves_reach_the_goal_in_words() {
     );
     let run = npuzzle(&["check", "1 2 3/4 5 6/7 0 8", "LRL", "--optimal"]);
     assert_eq!(run.code, 1);
-    assert_eq!(run.stdout.lines().nth(2), Some("optimal: 1 moves (gap 2)"));
+    assert_eq!(run.stdout.lines().nth(2), Some("optimal: 1 move (gap 2)"));
     assert_eq!(run.stderr, "npuzzle: not optimal: 3 moves, the optimum is 1 (gap 2)\n");
 
     // Wrong: an illegal move, or another end position.
@@ -1899,7 +1899,7 @@ fn moves_in_compact_and_blank_notations_and_the_multi_tile_metric() {
     let run = npuzzle(&["solve", "-f", "compact", "--blank", "1 2 3/4 5 6/0 7 8"]);
     assert_eq!(run.stdout, "R2\n");
     let run = npuzzle(&["solve", "--blank", "1 2 3/4 5 6/0 7 8"]);
-    assert!(run.stdout.ends_with("moves (blank directions): RR\ncompact (blank directions): R2\nmulti-tile metric: 1 moves\n"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("moves (blank directions): RR\ncompact (blank directions): R2\nmulti-tile metric: 1 move\n"), "{}", run.stdout);
     let run = npuzzle(&["solve", "-f", "json", HARD_3]);
     let r = &run.json_lines()[0];
     assert_eq!(r["compact"], "D2LUR2UL2DR2DL2URURD2LU2RD2L2U2");

@@ -291,9 +291,13 @@ fn print_text(
     match (optimum, gap) {
         (Optimum::NotAsked, _) => {}
         (Optimum::Length(best), Some(gap)) => {
-            text.push_str(&format!("optimal: {best} moves (gap {gap})\n"));
+            let s = if *best == 1 { "" } else { "s" };
+            text.push_str(&format!("optimal: {best} move{s} (gap {gap})\n"));
         }
-        (Optimum::Length(best), None) => text.push_str(&format!("optimal: {best} moves\n")),
+        (Optimum::Length(best), None) => {
+            let s = if *best == 1 { "" } else { "s" };
+            text.push_str(&format!("optimal: {best} move{s}\n"));
+        }
         (Optimum::Unsolvable(why), _) => text.push_str(&format!("optimal: none: {why}\n")),
         (Optimum::Limit(why), _) => text.push_str(&format!("optimal: not proven: {why}\n")),
     }
