@@ -307,6 +307,19 @@ fn limits_stop_searches_with_a_reason() {
     // IDA*'s lower bound is at least the start's heuristic.
     let lc = npuzzle_solver::heuristic::estimate(HeuristicKind::LinearConflict, &b, &g);
     assert!(sol.lower_bound.unwrap() >= u64::from(lc));
+    // The near-optimal engine (`auto` on 6x6) keeps to it too: its IDA* from the board asked
+    // about the limit every 65,536 nodes, and made 65,536 for a limit of 1,000.
+    let six = Goal::BlankLast.board(Size::square(6).unwrap()).unwrap();
+    let auto = Options {
+        algorithm: Algorithm::Auto,
+        limits: Limits { max_nodes: Some(1000), ..Limits::default() },
+        ..Options::default()
+    };
+    let sol = solve(&Scrambler::new(5).solvable(&six), &six, &auto).unwrap();
+    assert_eq!(sol.algorithm, Algorithm::Near);
+    assert_eq!(sol.status, Status::Limit);
+    assert_eq!(sol.limit(), Some(Limit::Nodes(1000)));
+    assert!(sol.stats.expanded <= 1000, "{}", sol.stats.expanded);
     let time = Options {
         algorithm: Algorithm::Iddfs,
         limits: Limits { timeout: Some(std::time::Duration::from_millis(50)), ..Limits::default() },

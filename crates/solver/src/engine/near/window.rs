@@ -52,11 +52,11 @@ impl<'a> Ida<'a> {
         }
     }
 
-    /// Searches for a path shorter than `below` moves, expanding at most `cap` nodes
-    /// (`meter` is asked every 65,536 nodes, and counts them). With no such path, or when
-    /// the budget runs out, the proven bound.
+    /// Searches for a path shorter than `below` moves, expanding at most `cap` nodes and
+    /// no more than the node limit leaves (`meter` is asked every 65,536 nodes, and counts
+    /// them). With no such path, or when the budget runs out, the proven bound.
     pub(crate) fn run(&mut self, below: u32, cap: u64, meter: &Meter) -> Outcome {
-        let outcome = self.iterate(below, cap, meter);
+        let outcome = self.iterate(below, cap.min(meter.remaining()), meter);
         meter.add(self.nodes & 0xFFFF);
         outcome
     }
@@ -96,10 +96,10 @@ impl<'a> Ida<'a> {
         if h == 0 {
             return Some(true);
         }
-        self.nodes += 1;
-        if self.nodes > self.cap {
+        if self.nodes == self.cap {
             return None;
         }
+        self.nodes += 1;
         if self.nodes & 0xFFFF == 0 {
             meter.add(0x1_0000);
             if meter.stop() {
@@ -313,7 +313,7 @@ pub(crate) fn table_pass(
                     continue;
                 };
                 let limits = crate::Limits {
-                    max_nodes: Some(nodes),
+                    max_nodes: Some(nodes.min(meter.remaining())),
                     max_memory: None,
                     timeout: Some(deadline.saturating_duration_since(std::time::Instant::now())),
                     cancel: meter.cancel_flag(),
