@@ -307,6 +307,17 @@ fn limits_stop_searches_with_a_reason() {
     // IDA*'s lower bound is at least the start's heuristic.
     let lc = npuzzle_solver::heuristic::estimate(HeuristicKind::LinearConflict, &b, &g);
     assert!(sol.lower_bound.unwrap() >= u64::from(lc));
+    // So does A* over walking distance (the generic engines, which reported none).
+    let wd = Options {
+        algorithm: Algorithm::AStar,
+        heuristic: Heuristic::WalkingDistance,
+        limits: Limits { max_nodes: Some(100), ..Limits::default() },
+        ..Options::default()
+    };
+    let sol = solve(&b, &g, &wd).unwrap();
+    assert_eq!((sol.status, sol.heuristic), (Status::Limit, Some(HeuristicKind::WalkingDistance)));
+    let walking = npuzzle_solver::heuristic::estimate(HeuristicKind::WalkingDistance, &b, &g);
+    assert!(sol.lower_bound.is_some_and(|l| l >= u64::from(walking)), "{:?}", sol.lower_bound);
     // The near-optimal engine (`auto` on 6x6) keeps to it too: its IDA* from the board asked
     // about the limit every 65,536 nodes, and made 65,536 for a limit of 1,000.
     let six = Goal::BlankLast.board(Size::square(6).unwrap()).unwrap();

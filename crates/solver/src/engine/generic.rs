@@ -8,6 +8,7 @@ use std::time::Instant;
 use npuzzle_core::{Board, Move, Moves, Parity};
 use npuzzle_search as search;
 
+use crate::engine::boards::Bounds;
 use crate::engine::pdb_search::{self, PdbEngine};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::walking_distance::WalkingDistance;
@@ -162,13 +163,17 @@ where
         max_depth: None,
     };
     let success = |n: &Packed<S>| n.cells == goal_cells;
+    // The start's estimate, raised by the bounds A* and IDA* prove as they go: the lower
+    // bound an answer or a stopped search reports, as the other engines' do.
+    let mut bounds = Bounds { observer: (), lower_bound: 0 };
+    let b = &mut bounds;
     let report = match algorithm {
-        Algorithm::AStar => search::astar(&start, successors, heuristic, success, &limits, ()),
+        Algorithm::AStar => search::astar(&start, successors, heuristic, success, &limits, b),
         Algorithm::WAStar => {
-            search::wastar(&start, successors, heuristic, success, options.weight, &limits, ())
+            search::wastar(&start, successors, heuristic, success, options.weight, &limits, b)
         }
-        Algorithm::Greedy => search::greedy(&start, successors, heuristic, success, &limits, ()),
-        _ => search::idastar(&start, successors, heuristic, success, &limits, ()),
+        Algorithm::Greedy => search::greedy(&start, successors, heuristic, success, &limits, b),
+        _ => search::idastar(&start, successors, heuristic, success, &limits, b),
     };
     solution.stats = Stats {
         expanded: report.stats.expanded,
@@ -188,10 +193,14 @@ where
                 })
                 .collect();
             solution.status = Status::Solved;
-            solution.optimal = algorithm.is_optimal();
-            if solution.optimal {
-                solution.lower_bound = Some(moves.len() as u64);
-            }
+            // As long as its proven lower bound: optimal, whatever the algorithm.
+            solution.optimal =
+                algorithm.is_optimal() || moves.len() as u64 == u64::from(bounds.lower_bound);
+            solution.lower_bound = Some(if solution.optimal {
+                moves.len() as u64
+            } else {
+                u64::from(bounds.lower_bound)
+            });
             solution.moves = Moves(moves);
         }
         search::Outcome::NotFound => {
@@ -200,6 +209,7 @@ where
         }
         search::Outcome::Stopped(stop) => {
             solution.status = Status::Limit;
+            solution.lower_bound = Some(u64::from(bounds.lower_bound));
             let limit = match stop {
                 search::Stop::Nodes => Limit::Nodes(options.limits.max_nodes.unwrap_or(0)),
                 search::Stop::Memory => Limit::Memory(options.limits.max_memory.unwrap_or(0)),
