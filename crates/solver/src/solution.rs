@@ -151,6 +151,17 @@ pub enum Note {
         /// The time limit the build ran into.
         timeout: Duration,
     },
+    /// The tables the plan runs over (a pattern database, or Korf & Felner's 6-6-6-6 tables
+    /// of the 24-puzzle) were not held in memory, and loading them would have passed the
+    /// memory limit: the answer was found without them.
+    TablesTooLarge {
+        /// Whether they are Korf & Felner's tables (otherwise a pattern database).
+        twentyfour: bool,
+        /// What loading them would have added, in bytes.
+        bytes: u64,
+        /// The memory limit of the search, in bytes.
+        limit: usize,
+    },
     /// The heuristic the request named did not guide the answer: the algorithm uses none,
     /// the exact table answered, or it is not available for this board (then `ran` guided
     /// the search instead). Labels always name what ran; this says why it differs.
@@ -408,6 +419,20 @@ impl fmt::Display for Note {
             Note::NoDatabase => {
                 f.write_str("no pattern database for this goal: linear conflict was used")
             }
+            Note::TablesTooLarge { twentyfour, bytes, limit } => {
+                let (what, they) = if *twentyfour {
+                    ("Korf & Felner's 6-6-6-6 tables", "they were")
+                } else {
+                    ("the pattern database for this goal", "it was")
+                };
+                write!(
+                    f,
+                    "{what} ({} MB) would not fit in the memory limit ({} MiB), so {they} not \
+                     loaded and linear conflict was used",
+                    bytes.div_ceil(1_000_000),
+                    limit >> 20
+                )
+            }
             Note::TablesNotReady { timeout } => write!(
                 f,
                 "the 24-puzzle's 6-6-6-6 tables were not built within the time limit ({:.0} s): \
@@ -550,6 +575,7 @@ impl Solution {
                     Note::Improved { .. }
                     | Note::HeuristicNotUsed { .. }
                     | Note::Near { .. }
+                    | Note::TablesTooLarge { .. }
                     | Note::Followed { .. },
                 ) => "; ",
                 // "auto turned to the reduction solver; the reduction solver placed ..."

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use npuzzle_core::{Board, Goal, Scrambler, Size};
 use npuzzle_solver::heuristic::pdb::{Cache, Database, Partition, Store};
 use npuzzle_solver::{
-    Algorithm, Databases, Heuristic, Limits, Note, Options, SolveError, Solver, Status,
+    Algorithm, Databases, Heuristic, HeuristicKind, Limits, Note, Options, SolveError, Solver,
+    Status,
 };
 
 /// A solver owning a store over a fresh cache that builds the small partitions on demand,
@@ -379,4 +380,44 @@ fn the_near_engine_on_a_5x5_names_the_heuristic_that_ran() {
             assert!(note.contains("pdb is not available"), "{note}");
         }
     }
+}
+
+#[test]
+fn a_database_larger_than_the_memory_limit_is_not_loaded_and_the_note_says_so() {
+    let scratch = Scratch::new("labels-toolarge");
+    let dir = scratch.path();
+    let board: Board = "1 2 3 4/5 6 0 8/9 10 7 11".parse().unwrap();
+    let goal = Goal::BlankLast.board(board.size()).unwrap();
+    let pdb = |max_memory: Option<usize>| Options {
+        algorithm: Algorithm::IdaStar,
+        heuristic: Heuristic::Pdb,
+        limits: Limits { max_memory, ..Limits::default() },
+        ..Options::default()
+    };
+    // Built into the cache by one solver; each solver after it starts with none held.
+    let built = Solver::new()
+        .with_store(Arc::new(Store::new(Some(Cache::new(dir))).building_on_demand(true, 1)));
+    let first = built.solve(&board, &goal, &pdb(None)).unwrap();
+    assert_eq!(first.heuristic, Some(HeuristicKind::Pdb));
+    let fresh = || Solver::new().with_store(Arc::new(Store::new(Some(Cache::new(dir)))));
+    let bytes = fresh().store().unwrap().bytes_to_load(&goal).unwrap();
+    assert!(bytes > 0);
+    let s = fresh().solve(&board, &goal, &pdb(Some(bytes as usize - 1))).unwrap();
+    assert_eq!((s.status, s.heuristic), (Status::Solved, Some(HeuristicKind::LinearConflict)));
+    assert_eq!(s.moves.len(), first.moves.len());
+    assert!(
+        matches!(s.notes[..], [Note::TablesTooLarge { twentyfour: false, bytes: b, .. }] if b == bytes),
+        "{:?}",
+        s.notes
+    );
+    let note = s.note().unwrap();
+    assert!(note.contains("would not fit in the memory limit"), "{note}");
+    let solver = fresh();
+    assert!(solver.store().unwrap().status().held.is_empty());
+    // Room for it: loaded, and held for the solves after.
+    let s = solver.solve(&board, &goal, &pdb(Some(bytes as usize))).unwrap();
+    assert_eq!(s.heuristic, Some(HeuristicKind::Pdb));
+    assert!(s.notes.is_empty(), "{:?}", s.notes);
+    assert_eq!(solver.store().unwrap().bytes_to_load(&goal), Some(0));
+    assert_eq!(s.moves.len(), first.moves.len());
 }

@@ -334,6 +334,23 @@ impl Task<'_> {
             Some(deadline) => reduction::Budget::until(deadline),
             None => reduction::Budget::for_duration(Duration::MAX),
         };
+        // Korf & Felner's tables, when loading them leaves room in the memory limit: the
+        // beams get what is left.
+        let load = self.store.and_then(|s| s.twentyfour_bytes_to_load(self.goal));
+        let too_large = match (load, self.limits.max_memory) {
+            (Some(bytes), Some(limit)) if bytes > limit as u64 => {
+                Some(Note::TablesTooLarge { twentyfour: true, bytes, limit })
+            }
+            _ => None,
+        };
+        let tables = if too_large.is_some() {
+            None
+        } else {
+            // They re-solve windows of a 5x5 path when they are cached (never built for
+            // this: 40 s).
+            self.store.and_then(|s| s.twentyfour_at_hand(self.goal))
+        };
+        let loaded = if tables.is_some() { load.unwrap_or(0) } else { 0 };
         let settings = Settings {
             budget,
             anytime: improve && timeout.is_some(),
@@ -341,11 +358,12 @@ impl Task<'_> {
                 .near_threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
                 .max(1),
-            max_memory: self.limits.max_memory,
+            max_memory: self
+                .limits
+                .max_memory
+                .map(|m| m.saturating_sub(usize::try_from(loaded).unwrap_or(usize::MAX))),
             max_nodes: self.limits.max_nodes,
-            // Korf & Felner's tables re-solve windows of a 5x5 path when they are cached
-            // (never built for this: 40 s).
-            tables: self.store.and_then(|s| s.twentyfour_at_hand(self.goal)),
+            tables,
         };
         let stopped = |reason: Reason| Solution {
             status: Status::Limit,
@@ -386,6 +404,7 @@ impl Task<'_> {
                         peeled: answer.peeled,
                     });
                 }
+                notes.extend(too_large);
                 if settings.anytime {
                     notes.push(Note::Improved {
                         from: answer.first_length,
@@ -664,15 +683,22 @@ pub(crate) fn solve<S: Sampler>(
         let run = match *step {
             Step::TwentyFour => match tables::twentyfour(&given, &mut observer.inner) {
                 Some(answer) => answer,
-                // No tables: the next step (the plan never ends with this one).
-                None if !last => continue,
-                None => task.run(step, &mut observer),
+                None => {
+                    notes.extend(tables::too_large(&given, true));
+                    // No tables: the next step (the plan never ends with this one).
+                    if !last {
+                        continue;
+                    }
+                    task.run(step, &mut observer)
+                }
             },
             Step::Pdb { algorithm, weight, budget } => {
                 match tables::pdb(&given, algorithm, weight, budget, &mut observer.inner) {
                     Some(answer) => answer,
                     None => {
-                        if options.heuristic == crate::Heuristic::Pdb {
+                        if let Some(note) = tables::too_large(&given, false) {
+                            notes.push(note);
+                        } else if options.heuristic == crate::Heuristic::Pdb {
                             notes.push(Note::NoDatabase);
                         }
                         task.run(step, &mut observer)

@@ -95,6 +95,9 @@ pub(crate) fn serves(db: &Database, goal: &Board) -> bool {
 /// Runs [`Step::TwentyFour`]: `None` when its tables cannot be had (the plan goes on).
 pub(crate) fn twentyfour<S: Sampler>(given: &Given<'_>, observer: &mut S) -> Option<StepAnswer> {
     let store = given.solver.store()?;
+    if too_large(given, true).is_some() {
+        return None;
+    }
     let limits = &given.options.limits;
     let tables = match store.twentyfour(given.goal, limits.timeout, limits.cancel.as_deref()) {
         Found::Ready(tables) => tables,
@@ -244,6 +247,9 @@ fn database(given: &Given<'_>, budget: Option<Duration>) -> Option<Database> {
         return Some(db.clone());
     }
     let store = solver.store()?;
+    if too_large(given, false).is_some() {
+        return None;
+    }
     if let Some(db) = store.find(goal).filter(|d| serves(d, goal)) {
         return Some(db);
     }
@@ -256,6 +262,24 @@ fn database(given: &Given<'_>, budget: Option<Duration>) -> Option<Database> {
     let cancel = options.limits.cancel.as_deref();
     let deadline = given.timeout(budget).map(|t| given.clock + t);
     store.database_until(goal, cancel, deadline).filter(|d| serves(d, goal))
+}
+
+/// The note for tables the request's memory limit leaves no room for: a pattern database
+/// (Korf & Felner's tables with `twentyfour`) that is not held, whose cached file is larger
+/// than the limit (a search's share of it); `None` when they fit, are held, or there are
+/// none to load.
+pub(crate) fn too_large(given: &Given<'_>, twentyfour: bool) -> Option<Note> {
+    let limit = given.options.limits.max_memory?;
+    if !twentyfour && given.solver.databases().pdb.as_ref().is_some_and(|d| serves(d, given.goal)) {
+        return None;
+    }
+    let store = given.solver.store()?;
+    let bytes = if twentyfour {
+        store.twentyfour_bytes_to_load(given.goal)?
+    } else {
+        store.bytes_to_load(given.goal)?
+    };
+    (bytes > limit as u64).then_some(Note::TablesTooLarge { twentyfour, bytes, limit })
 }
 
 /// Whether a quick optimal search (IDA* with linear conflict, [`QUICK_NODES`] expansions)
@@ -339,7 +363,13 @@ pub(crate) fn label_check(solution: &mut Solution, options: &Options) {
         return;
     }
     let explained = solution.notes.iter().any(|n| {
-        matches!(n, Note::NoDatabase | Note::HeuristicNotUsed { .. } | Note::NotWatchable { .. })
+        matches!(
+            n,
+            Note::NoDatabase
+                | Note::TablesTooLarge { .. }
+                | Note::HeuristicNotUsed { .. }
+                | Note::NotWatchable { .. }
+        )
     });
     if !explained {
         solution.notes.insert(

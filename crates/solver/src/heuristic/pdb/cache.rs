@@ -365,6 +365,25 @@ impl Cache {
         goal: &Board,
         warn: &mut dyn FnMut(&str),
     ) -> Result<Option<Database>, CacheError> {
+        for (_, _, partition) in self.candidates(goal)? {
+            match self.load(goal, &partition) {
+                Ok(Some(db)) => return Ok(Some(db)),
+                Ok(None) => {}
+                Err(e) => warn(&format!("{e}; ignoring it")),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The size of the file [`Cache::best`] tries first for `goal`, if any: what loading it
+    /// would add to the process.
+    pub fn best_bytes(&self, goal: &Board) -> Option<u64> {
+        let (_, path, _) = self.candidates(goal).ok()?.into_iter().next()?;
+        fs::metadata(path).ok().map(|m| m.len())
+    }
+
+    /// The cached files for `goal` covering every tile, the largest partition first.
+    fn candidates(&self, goal: &Board) -> Result<Vec<(u64, PathBuf, Partition)>, CacheError> {
         let mut candidates: Vec<(u64, PathBuf, Partition)> = self
             .list()?
             .into_iter()
@@ -380,14 +399,7 @@ impl Cache {
             })
             .collect();
         candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
-        for (_, _, partition) in candidates {
-            match self.load(goal, &partition) {
-                Ok(Some(db)) => return Ok(Some(db)),
-                Ok(None) => {}
-                Err(e) => warn(&format!("{e}; ignoring it")),
-            }
-        }
-        Ok(None)
+        Ok(candidates)
     }
 }
 

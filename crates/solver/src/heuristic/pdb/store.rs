@@ -241,6 +241,32 @@ impl Store {
         None
     }
 
+    /// What using the database for boards of `goal` would add to the process: 0 when one is
+    /// held, the size of the file [`Store::find`] would load when one is cached, `None` when
+    /// there is neither (a build on demand is not sized).
+    pub fn bytes_to_load(&self, goal: &Board) -> Option<u64> {
+        let frame = Frame::new(goal);
+        if self.held_for(goal).or_else(|| self.held_for(frame.goal())).is_some() {
+            return Some(0);
+        }
+        let cache = self.cache.as_ref()?;
+        cache.best_bytes(goal).or_else(|| cache.best_bytes(frame.goal()))
+    }
+
+    /// What using Korf & Felner's tables for boards of `goal` would add to the process: 0
+    /// when they are held, the size of their cached file when it is cached, `None` when
+    /// the goal is not theirs or they are neither (a build on demand is not sized).
+    pub fn twentyfour_bytes_to_load(&self, goal: &Board) -> Option<u64> {
+        Tables::korf_felner_partition(goal).ok()?;
+        let base = Tables::korf_felner_base_goal();
+        let partition = Tables::korf_felner_base_partition();
+        if lock(&self.held).iter().any(|d| d.goal() == &base && d.partition() == &partition) {
+            return Some(0);
+        }
+        let path = self.cache.as_ref()?.path(&base, &partition);
+        std::fs::metadata(path).ok().map(|m| m.len())
+    }
+
     /// Whether [`Store::database_for`] may build a database.
     pub fn builds_on_demand(&self) -> bool {
         self.on_demand
