@@ -41,6 +41,11 @@ pub struct Databases {
     /// beams at once on big boards and a helper thread for each beam's layers); `None`:
     /// every core the machine has.
     pub near_threads: Option<usize>,
+    /// The memory a pattern database or Korf & Felner's tables loaded from the store for a
+    /// request may take, in bytes: the room the whole process has, which the searches
+    /// running at once share out (a table loaded once serves them all). Larger tables are
+    /// not loaded, and the answer's note says so. `None`: each request's own memory limit.
+    pub table_memory: Option<usize>,
 }
 
 /// Solves like [`crate::solve`] on [`Solver::shared`] holding `tables` (see
@@ -461,6 +466,7 @@ impl Solver {
             limits: &options.limits,
             clock,
             near_threads: self.databases.near_threads,
+            table_memory: None,
         };
         let mut s = task.watched(algorithm, heuristic, weight, observer);
         crate::run::tables::watched_label_check(&mut s, options);

@@ -482,6 +482,7 @@ mod search {
             dual: true,
             pruning: None,
             near_threads: None,
+            table_memory: None,
         };
         let solver = plain.with_databases(dbs);
         assert!(solver.databases().pdb.is_some() && plain.databases().pdb.is_none());

@@ -294,12 +294,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     // Threads per search: all of them, or one each when instances run side by side.
     let across = args.across && args.threads > 1 && instances.len() > 1;
     let search_threads = if across { 1 } else { args.threads };
-    let solver = pdb::solver(search_threads).with_databases(Databases {
+    let solver = pdb::solver(search_threads, None).with_databases(Databases {
         pdb: None,
         threads: search_threads,
         dual: args.dual,
         pruning: args.pruning,
         near_threads: Some(search_threads),
+        table_memory: None,
     });
     let mut prepared: std::collections::HashSet<Board> = std::collections::HashSet::new();
     // The search's bound and nodes on a terminal, for instances that take more than a second.

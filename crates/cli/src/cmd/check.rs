@@ -257,7 +257,7 @@ fn optimum(board: &Board, goal: &Board, args: &CheckArgs) -> Optimum {
         args.max_memory >> 20
     );
     // The run's solver: its databases make 4x4 optima a matter of milliseconds.
-    match crate::cmd::pdb::solver(1).solve(board, goal, &options) {
+    match crate::cmd::pdb::solver(1, Some(args.max_memory)).solve(board, goal, &options) {
         Ok(s) if s.status == Status::Solved && s.optimal => Optimum::Length(s.moves.len()),
         Ok(s) if s.limit() == Some(Limit::Cancelled) => {
             Optimum::Limit(Limit::Cancelled.to_string())

@@ -85,7 +85,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
     };
     // The pattern database of the goal's frame (cached, or the small one built in seconds)
     // makes every solve of the hint optimal and fast on 4x4; the solver routes to it.
-    let solver = crate::cmd::pdb::solver(1);
+    let solver = crate::cmd::pdb::solver(1, Some(args.max_memory));
     // On big boards a hint is a near-optimal solve of seconds: the progress line shows its
     // best path so far and its bound, as `solve`'s does.
     let progress = Progress::new(Mode::choose(args.quiet, args.progress), 1, 1);

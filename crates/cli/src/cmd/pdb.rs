@@ -60,9 +60,14 @@ pub fn store() -> Arc<Store> {
 }
 
 /// A solver that owns the run's [`store`], with `threads` threads for one search over a
-/// database.
-pub fn solver(threads: usize) -> Solver {
-    let databases = Databases { threads: threads.max(1), ..Databases::default() };
+/// database, loading tables from the store only when they fit in `max_memory` (bytes, the
+/// whole process's `--max-memory`; the searches' shares are given with each request).
+pub fn solver(threads: usize, max_memory: Option<usize>) -> Solver {
+    let databases = Databases {
+        threads: threads.max(1),
+        table_memory: max_memory.map(|m| crate::memory::search_memory(m, 1)),
+        ..Databases::default()
+    };
     Solver::new().with_databases(databases).with_store(store())
 }
 

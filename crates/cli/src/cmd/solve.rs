@@ -73,7 +73,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     );
     // One solver owns the run's databases (see `crate::cmd::pdb::solver`); one board's search over
     // a database may take every thread asked for.
-    let solver = crate::cmd::pdb::solver(if total == 1 { args.threads } else { 1 });
+    let solver =
+        crate::cmd::pdb::solver(if total == 1 { args.threads } else { 1 }, Some(args.max_memory));
     let several = total > 1;
     let mut summary = Summary::default();
     let started = Instant::now();

@@ -88,6 +88,8 @@ pub(crate) struct Task<'a> {
     pub(crate) clock: Instant,
     /// Threads for the near-optimal engine (`None`: every core; [`crate::Databases`]).
     pub(crate) near_threads: Option<usize>,
+    /// The room for tables loaded for this request ([`crate::Databases::table_memory`]).
+    pub(crate) table_memory: Option<usize>,
 }
 
 /// A step's answer, and whether it stopped on the step's own time budget (so the plan may
@@ -337,7 +339,7 @@ impl Task<'_> {
         // Korf & Felner's tables, when loading them leaves room in the memory limit: the
         // beams get what is left.
         let load = self.store.and_then(|s| s.twentyfour_bytes_to_load(self.goal));
-        let too_large = match (load, self.limits.max_memory) {
+        let too_large = match (load, self.table_memory.or(self.limits.max_memory)) {
             (Some(bytes), Some(limit)) if bytes > limit as u64 => {
                 Some(Note::TablesTooLarge { twentyfour: true, bytes, limit })
             }
@@ -639,7 +641,17 @@ pub(crate) fn solve<S: Sampler>(
     let databases = matches!(options.heuristic, crate::Heuristic::Auto | crate::Heuristic::Pdb);
     let store = solver.store().map(|s| &**s).filter(|_| databases);
     let near_threads = solver.databases().near_threads;
-    let task = Task { tables: solver.tables(), store, board, goal, limits, clock, near_threads };
+    let table_memory = solver.databases().table_memory;
+    let task = Task {
+        tables: solver.tables(),
+        store,
+        board,
+        goal,
+        limits,
+        clock,
+        near_threads,
+        table_memory,
+    };
     let given = tables::Given { solver, board: original.0, goal: original.1, options, clock };
     // The table answers solvability itself, at no extra cost.
     if plan.steps.first() != Some(&Step::Table) {

@@ -266,10 +266,10 @@ fn database(given: &Given<'_>, budget: Option<Duration>) -> Option<Database> {
 
 /// The note for tables the request's memory limit leaves no room for: a pattern database
 /// (Korf & Felner's tables with `twentyfour`) that is not held, whose cached file is larger
-/// than the limit (a search's share of it); `None` when they fit, are held, or there are
-/// none to load.
+/// than the room the solver has for tables ([`crate::Databases::table_memory`]), else than
+/// the request's memory limit; `None` when they fit, are held, or there are none to load.
 pub(crate) fn too_large(given: &Given<'_>, twentyfour: bool) -> Option<Note> {
-    let limit = given.options.limits.max_memory?;
+    let limit = given.solver.databases().table_memory.or(given.options.limits.max_memory)?;
     if !twentyfour && given.solver.databases().pdb.as_ref().is_some_and(|d| serves(d, given.goal)) {
         return None;
     }
@@ -308,8 +308,11 @@ pub(crate) fn prepare(
 ) -> Option<Database> {
     let plan = solver.plan(goal, options, crate::watch::Nodes::None).ok()?;
     let cancel = options.limits.cancel.as_deref();
+    // Not tables the memory limit leaves no room for (see `too_large`).
+    let room = solver.databases().table_memory.or(options.limits.max_memory);
+    let fits = |bytes: Option<u64>| room.is_none_or(|r| bytes.is_none_or(|b| b <= r as u64));
     if plan.steps.first() == Some(&Step::TwentyFour) {
-        if !build {
+        if !build || !fits(solver.store()?.twentyfour_bytes_to_load(goal)) {
             return None;
         }
         return match solver.store()?.twentyfour(goal, options.limits.timeout, cancel) {
@@ -324,7 +327,7 @@ pub(crate) fn prepare(
         return Some(db.clone());
     }
     let store = solver.store()?;
-    if !build && store.find(goal).is_none() {
+    if !fits(store.bytes_to_load(goal)) || (!build && store.find(goal).is_none()) {
         return None;
     }
     store.prepare(goal, cancel).filter(|d| serves(d, goal))
