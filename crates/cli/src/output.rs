@@ -174,10 +174,13 @@ impl<W: Write> Printer<W> {
     }
 }
 
-/// What the command line adds to the solver's notes: how to insist on an optimum.
+/// What the command line adds to the solver's notes: how to insist on an optimum, or give
+/// the near-optimal engine the whole time limit.
 pub fn note_advice(solution: &Solution) -> &'static str {
     if solution.notes.iter().any(|n| matches!(n, Note::WeightedAStar { .. })) {
         "; use --optimal to insist on a proven optimum"
+    } else if matches!(solution.notes.last(), Some(Note::NearCut { quick: true, .. })) {
+        " (--algorithm near)"
     } else {
         ""
     }

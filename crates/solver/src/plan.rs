@@ -122,6 +122,20 @@ pub fn auto_near_quick_budget(size: Size) -> Duration {
     Duration::from_secs_f64(seconds)
 }
 
+/// Whether `timeout`, the near-optimal engine's time in a plan for a board of `size` under
+/// `limits`, is `auto`'s quick budget ([`auto_near_quick_budget`]) rather than a share of the
+/// caller's time limit: then that budget, not the caller's limit, bounded the engine.
+pub(crate) fn quick_budget_binds(
+    size: Size,
+    limits: &crate::Limits,
+    timeout: Option<Duration>,
+) -> bool {
+    let quick = auto_near_quick_budget(size);
+    size.cells() > AUTO_NEAR_MAX_CELLS
+        && timeout == Some(quick)
+        && limits.timeout.is_none_or(|t| t.mul_f64(AUTO_ATTEMPT_SHARE) > quick)
+}
+
 /// The largest boards (4x4) `auto`'s IDA* takes a pattern database from the solver's store
 /// for: beyond, the store's small partition is too weak to answer in time (the 24-puzzle's
 /// optimal search has tables of its own). A database the caller gives the solver serves any

@@ -221,6 +221,18 @@ pub enum Note {
         /// The limit that stopped it: for time, the time it was given.
         limit: Limit,
     },
+    /// A limit ended the near-optimal engine before its plan was done, or cut the plan down
+    /// (less time than its beams take, beams narrowed for the memory), so its answer is
+    /// longer than with more room: a seeded 7x7 board, 318 moves in its usual 11 s, 472
+    /// within 0.3 s or 3 M nodes. (Not in the anytime mode, whose plan is to run to its
+    /// limit.)
+    NearCut {
+        /// The limit: for time, the time the engine was given; for memory, its share.
+        limit: Limit,
+        /// Whether the time was `auto`'s quick budget for boards beyond 16x16 (an answer in
+        /// about a second on 32x32, whatever the time limit), not the caller's limit.
+        quick: bool,
+    },
     /// The near-optimal engine, a step of `auto`, answered, but with a longer path than the
     /// reduction solver's (in a short budget: a tight limit, a slow machine, the largest
     /// boards it takes), so the reduction solver's answer is given.
@@ -409,6 +421,41 @@ impl fmt::Display for Note {
                 // "turned to": the reduction solver may reach the same limit.
                 f.write_str(", so auto turned to the reduction solver")
             }
+            Note::NearCut { limit, quick } => match limit {
+                Limit::Time(t) => {
+                    let secs = t.as_secs_f64();
+                    let secs = budget_text(secs, if secs < 1.0 { 2 } else { 1 });
+                    if *quick {
+                        return write!(
+                            f,
+                            "auto gives the near-optimal engine {secs} on a board this large, \
+                             which cut its plan short: the engine alone, with the whole time \
+                             limit, answers shorter"
+                        );
+                    }
+                    write!(
+                        f,
+                        "the time limit ({secs}) cut the near-optimal engine's plan short: \
+                         with more time its answers are shorter"
+                    )
+                }
+                Limit::Nodes(n) => write!(
+                    f,
+                    "the node limit ({}) cut the near-optimal engine's plan short: with more \
+                     nodes its answers are shorter",
+                    thousands(*n)
+                ),
+                Limit::Memory(bytes) => write!(
+                    f,
+                    "the near-optimal engine narrowed its beams to fit in the memory limit \
+                     ({} MiB): with more memory its answers are shorter",
+                    bytes >> 20
+                ),
+                Limit::Cancelled => f.write_str(
+                    "the near-optimal engine was stopped before its plan was done: this is \
+                     its best answer so far",
+                ),
+            },
             Note::NearLonger { length, seconds } => write!(
                 f,
                 "the near-optimal engine's answer in {} was longer ({} moves), so auto answered \
@@ -576,6 +623,7 @@ impl Solution {
                     | Note::HeuristicNotUsed { .. }
                     | Note::Near { .. }
                     | Note::TablesTooLarge { .. }
+                    | Note::NearCut { .. }
                     | Note::Followed { .. },
                 ) => "; ",
                 // "auto turned to the reduction solver; the reduction solver placed ..."
@@ -741,6 +789,30 @@ mod tests {
         let text = s.note().unwrap();
         assert!(text.starts_with("not proven optimal: "), "{text}");
         assert!(text.ends_with("; the anytime mode improved it from 90 to 80 moves in 3 attempts"));
+        // The limit that cut the near-optimal engine short, after its own note.
+        s.notes = vec![Note::NearCut { limit: Limit::Time(Duration::from_secs(1)), quick: true }];
+        assert_eq!(
+            s.note().unwrap(),
+            "not proven optimal: auto gives the near-optimal engine 1.0 s on a board this \
+             large, which cut its plan short: the engine alone, with the whole time limit, \
+             answers shorter"
+        );
+        s.notes.insert(0, Note::WeightedAStar { weight: 2.0 });
+        s.notes[1] = Note::NearCut { limit: Limit::Memory(3 << 20), quick: false };
+        assert!(
+            s.note().unwrap().ends_with(
+                "(w = 2); the near-optimal engine narrowed its beams to fit in the memory \
+                 limit (3 MiB): with more memory its answers are shorter"
+            ),
+            "{:?}",
+            s.note()
+        );
+        s.notes[1] = Note::NearCut { limit: Limit::Cancelled, quick: false };
+        assert!(
+            s.note()
+                .unwrap()
+                .ends_with("stopped before its plan was done: this is its best answer so far")
+        );
         s.notes.clear();
         assert_eq!(s.note(), None);
     }

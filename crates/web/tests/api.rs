@@ -1177,11 +1177,19 @@ async fn a_named_hint_shows_its_progress_and_stops_with_its_best_move_so_far() {
         assert!(started.elapsed() < Duration::from_secs(10), "the hint never started");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    assert!(!running.is_finished(), "the 8x8 hint ended within 1 s: nothing to watch");
-    let (status, progress) = solve_progress(&state, "hint-me").await;
-    assert_eq!(status, StatusCode::OK, "{progress}");
-    let best = progress["best"].as_u64().expect("a path within 1 s");
+    // Its first path comes in a few tenths of a second, later on a loaded machine (a fixed
+    // second once went by without one while another build ran): watch for it.
+    let progress = loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(!running.is_finished(), "the 8x8 hint ended before it was watched");
+        let (status, progress) = solve_progress(&state, "hint-me").await;
+        assert_eq!(status, StatusCode::OK, "{progress}");
+        if progress["best"].as_u64().is_some() {
+            break progress;
+        }
+        assert!(started.elapsed() < Duration::from_secs(6), "no path within 6 s: {progress}");
+    };
+    let best = progress["best"].as_u64().unwrap();
     let bound = progress["lower_bound"].as_u64().expect("a proven bound");
     assert!(0 < bound && bound < best, "{progress}");
     let (status, value) = stop_solve(&state, "hint-me").await;

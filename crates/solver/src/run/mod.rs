@@ -407,6 +407,30 @@ impl Task<'_> {
                     });
                 }
                 notes.extend(too_large);
+                // A limit that ended the plan before it was done, or cut it down (less time
+                // than its beams take, narrower beams for the memory): its answer is longer
+                // than the engine's with more room. (The anytime mode's plan is to run to
+                // its limit, and its note says how far it got.)
+                if !settings.anytime && !answer.optimal {
+                    let timed_out = timeout.is_some_and(|t| self.clock.elapsed() >= t);
+                    let cut = if self.cancelled() || (stopped_by_observer && !timed_out) {
+                        Some(Limit::Cancelled)
+                    } else if timed_out {
+                        timeout.map(Limit::Time)
+                    } else if let Some(max) = self.limits.max_nodes.filter(|&m| answer.nodes >= m) {
+                        Some(Limit::Nodes(max))
+                    } else if answer.squeezed.time {
+                        timeout.map(Limit::Time)
+                    } else if answer.squeezed.memory {
+                        settings.max_memory.map(Limit::Memory)
+                    } else {
+                        None
+                    };
+                    let quick =
+                        crate::plan::quick_budget_binds(self.board.size(), self.limits, timeout);
+                    let quick = quick && matches!(cut, Some(Limit::Time(_)));
+                    notes.extend(cut.map(|limit| Note::NearCut { limit, quick }));
+                }
                 if settings.anytime {
                     notes.push(Note::Improved {
                         from: answer.first_length,

@@ -601,6 +601,21 @@ pub struct Answer {
     /// The width of the wide beam over the tables of a second run from the board itself, 0
     /// when none ran (5x5 with the tables, an answer far above its bound: see `restart`).
     pub wide: usize,
+    /// What the limits took from the plan of a plain solve (not the anytime mode's, whose
+    /// plan is to run to its limit).
+    pub squeezed: Squeezed,
+}
+
+/// What the limits took from a plain solve's plan ([`Answer::squeezed`]): its answers are
+/// longer than the engine's with more room.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Squeezed {
+    /// The time left was less than the plan's: its beams ran for less than their usual time
+    /// (narrower), or the runs from other roots that follow a far answer on 5x5 were left
+    /// out.
+    pub time: bool,
+    /// Its beams were narrowed to fit in the memory limit.
+    pub memory: bool,
 }
 
 /// How the best answer's beam ended: at the goal, or finished by another method.
@@ -1205,6 +1220,7 @@ fn restart(
         let left = settings.budget.deadline.saturating_duration_since(Instant::now());
         let least = if schedule.run == Run::Wide { WIDE_LEAST } else { RESTART_LEAST };
         if left < least {
+            answer.squeezed.time = true;
             if schedule.run == Run::Wide {
                 continue;
             }
@@ -1230,6 +1246,7 @@ fn restart(
         }) else {
             break;
         };
+        answer.squeezed.memory |= second.squeezed.memory;
         if schedule.run == Run::Wide {
             answer.wide = second.width;
         } else {
@@ -1424,6 +1441,7 @@ fn run(
             peeled: None,
             restarted: 0,
             wide: 0,
+            squeezed: Squeezed::default(),
         });
     }
     // Korf & Felner's tables for this goal: their bound at the root, and windows below.
@@ -1467,6 +1485,7 @@ fn run(
                     peeled: None,
                     restarted: 0,
                     wide: 0,
+                    squeezed: Squeezed::default(),
                 });
             }
             lower_bound = lower_bound.max(s.lower_bound.unwrap_or(0));
@@ -1495,6 +1514,7 @@ fn run(
                 peeled: None,
                 restarted: 0,
                 wide: 0,
+                squeezed: Squeezed::default(),
             });
         }
         Outcome::Found(_) => {}
@@ -1509,10 +1529,15 @@ fn run(
     if !fits(FIRST_WIDTH) {
         return Err(NearError::Memory);
     }
+    // What the limits take from the plan (`Answer::squeezed`).
+    let squeezed = std::cell::Cell::new(Squeezed::default());
     let narrow = |width: usize| {
         let mut w = width;
         while w > FIRST_WIDTH && !fits(w) {
             w /= 2;
+        }
+        if w < width {
+            squeezed.set(Squeezed { memory: true, ..squeezed.get() });
         }
         w.max(FIRST_WIDTH)
     };
@@ -1694,6 +1719,12 @@ fn run(
     let share = PLAIN_SHARE * 2.0 / beams.len() as f64;
     let in_time = share * seconds / (per_node * nodes_per_width).max(1e-12);
     let width = narrow(schedule.width.min(in_time as usize).max(FIRST_WIDTH));
+    // The time limit, not this machine's pace, narrowed the beams (beyond `BIG_CELLS` the
+    // beam keeps to its time, however wide: less time is a shorter beam).
+    let time_bound = seconds < plain_seconds(cells);
+    if time_bound && (big || (in_time as usize) < schedule.width) && !settings.anytime {
+        squeezed.set(Squeezed { time: true, ..squeezed.get() });
+    }
     let mut plain_end = clock + std::time::Duration::from_secs_f64(seconds);
     // On 5x5 with Korf & Felner's tables: the forward beam ranked by their bound instead of
     // the linear conflicts (shorter paths for the same time: see `TABLE_BEAM_SECONDS`), its
@@ -1756,6 +1787,7 @@ fn run(
             let memory = crate::engine::twentyfour::beam::memory;
             while w > calibrate && settings.max_memory.is_some_and(|max| memory(w) > max / 2) {
                 w = w * 3 / 4;
+                squeezed.set(Squeezed { memory: true, ..squeezed.get() });
             }
             twidth = w;
         }
@@ -1998,6 +2030,7 @@ fn run(
         peeled: None,
         restarted: 0,
         wide: 0,
+        squeezed: if settings.anytime { Squeezed::default() } else { squeezed.get() },
     })
 }
 
@@ -2052,6 +2085,12 @@ fn peeled(
         peeled: Some((region.width(), region.height())),
         restarted: 0,
         wide: 0,
+        // A region smaller than the largest the engine takes was the time's doing
+        // (`region_for`).
+        squeezed: Squeezed {
+            time: inner.squeezed.time || (cells < MAX_CELLS && !settings.anytime),
+            ..inner.squeezed
+        },
         ..inner
     })
 }
@@ -2309,6 +2348,7 @@ mod tests {
                 peeled: None,
                 restarted: 0,
                 wide: 0,
+                squeezed: Squeezed::default(),
             };
             let settings = Settings {
                 tables: Some(tables.clone()),
