@@ -162,6 +162,19 @@ pub enum Note {
         /// The memory limit of the search, in bytes.
         limit: usize,
     },
+    /// The tables the plan runs over (a pattern database, or Korf & Felner's 6-6-6-6 tables
+    /// of the 24-puzzle) were cached but not held in memory, and their file did not load
+    /// within the time limit (hundreds of megabytes: a second or more from disk): the answer
+    /// was found without them. Their load goes on, for the solves after it in the process (a
+    /// server's, a batch's).
+    TablesNotLoaded {
+        /// Whether they are Korf & Felner's tables (otherwise a pattern database).
+        twentyfour: bool,
+        /// The file's size, in bytes.
+        bytes: u64,
+        /// The time limit of the step that waited for them.
+        timeout: Duration,
+    },
     /// The heuristic the request named did not guide the answer: the algorithm uses none,
     /// the exact table answered, or it is not available for this board (then `ran` guided
     /// the search instead). Labels always name what ran; this says why it differs.
@@ -480,6 +493,21 @@ impl fmt::Display for Note {
                     limit >> 20
                 )
             }
+            Note::TablesNotLoaded { twentyfour, bytes, timeout } => {
+                let (what, its) = if *twentyfour {
+                    ("Korf & Felner's 6-6-6-6 tables", "their")
+                } else {
+                    ("the pattern database for this goal", "its")
+                };
+                let secs = timeout.as_secs_f64();
+                write!(
+                    f,
+                    "{what} ({} MB) did not load within the time limit ({}), so linear \
+                     conflict was used ({its} load goes on, for later solves in this process)",
+                    bytes.div_ceil(1_000_000),
+                    budget_text(secs, if secs < 1.0 { 2 } else { 1 })
+                )
+            }
             Note::TablesNotReady { timeout } => write!(
                 f,
                 "the 24-puzzle's 6-6-6-6 tables were not built within the time limit ({:.0} s): \
@@ -601,6 +629,13 @@ impl Solution {
             text.push_str("not proven optimal: ");
         }
         for (i, note) in self.notes.iter().enumerate() {
+            // "... so linear conflict was used (...); the near-optimal engine found no
+            // answer ..." rather than a second "so".
+            let after_tables = i > 0
+                && matches!(
+                    self.notes[i - 1],
+                    Note::TablesNotLoaded { .. } | Note::TablesTooLarge { .. }
+                );
             let after_gave_up = i > 0
                 && matches!(self.notes[i - 1], Note::NearGaveUp { .. } | Note::NearLonger { .. });
             let sep = match (i, note) {
@@ -623,12 +658,14 @@ impl Solution {
                     | Note::HeuristicNotUsed { .. }
                     | Note::Near { .. }
                     | Note::TablesTooLarge { .. }
+                    | Note::TablesNotLoaded { .. }
                     | Note::NearCut { .. }
                     | Note::Followed { .. },
                 ) => "; ",
                 // "auto turned to the reduction solver; the reduction solver placed ..."
                 // rather than a second "so".
                 (_, Note::Reduction { .. }) if after_gave_up => "; ",
+                _ if after_tables => "; ",
                 _ => ", so ",
             };
             text.push_str(sep);

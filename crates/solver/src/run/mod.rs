@@ -81,7 +81,7 @@ pub(crate) struct Task<'a> {
     pub(crate) tables: &'a std::sync::Arc<SolverTables>,
     /// The solver's databases, for the steps that use them when at hand (`None` when the
     /// request names a heuristic other than the databases).
-    pub(crate) store: Option<&'a crate::heuristic::pdb::Store>,
+    pub(crate) store: Option<&'a std::sync::Arc<crate::heuristic::pdb::Store>>,
     pub(crate) board: &'a Board,
     pub(crate) goal: &'a Board,
     pub(crate) limits: &'a Limits,
@@ -320,6 +320,7 @@ impl Task<'_> {
         observer: &mut dyn crate::Sampler,
     ) -> Solution {
         use crate::engine::near::{NearError, Settings};
+        use crate::heuristic::pdb::NotLoaded;
         use crate::watch::{Relayed, relay};
         let base = Solution {
             status: Status::Solved,
@@ -345,14 +346,28 @@ impl Task<'_> {
             }
             _ => None,
         };
+        let mut not_loaded = None;
         let tables = if too_large.is_some() {
             None
         } else {
             // They re-solve windows of a 5x5 path when they are cached (never built for
-            // this: 40 s).
-            self.store.and_then(|s| s.twentyfour_at_hand(self.goal))
+            // this: 40 s), loaded within the time limit (see `Store::find_until`).
+            let cancel = self.limits.cancel.as_deref();
+            match self
+                .store
+                .map(|s| s.twentyfour_at_hand_until(self.goal, cancel, self.deadline(timeout)))
+            {
+                Some(Ok(tables)) => tables,
+                Some(Err(NotLoaded { bytes })) => {
+                    let timeout = timeout.unwrap_or_default();
+                    not_loaded = Some(Note::TablesNotLoaded { twentyfour: true, bytes, timeout });
+                    None
+                }
+                None => None,
+            }
         };
-        let loaded = if tables.is_some() { load.unwrap_or(0) } else { 0 };
+        // (Tables still loading take their room too.)
+        let loaded = if tables.is_some() || not_loaded.is_some() { load.unwrap_or(0) } else { 0 };
         let settings = Settings {
             budget,
             anytime: improve && timeout.is_some(),
@@ -407,6 +422,7 @@ impl Task<'_> {
                     });
                 }
                 notes.extend(too_large);
+                notes.extend(not_loaded);
                 // A limit that ended the plan before it was done, or cut it down (less time
                 // than its beams take, narrower beams for the memory): its answer is longer
                 // than the engine's with more room. (The anytime mode's plan is to run to
@@ -475,6 +491,7 @@ impl Task<'_> {
                     _ => Limit::Time(timeout.unwrap_or_default()),
                 };
                 let mut solution = stopped(Reason::Limit(limit));
+                solution.notes.extend(not_loaded);
                 solution.stats.expanded = nodes;
                 solution.stats.generated = nodes;
                 solution.lower_bound = Some(lower_bound);
@@ -663,7 +680,7 @@ pub(crate) fn solve<S: Sampler>(
     // The store serves the near-optimal engine's tables: only where the request leaves the
     // heuristic to the solver or names the databases (linear conflict asked for is what runs).
     let databases = matches!(options.heuristic, crate::Heuristic::Auto | crate::Heuristic::Pdb);
-    let store = solver.store().map(|s| &**s).filter(|_| databases);
+    let store = solver.store().filter(|_| databases);
     let near_threads = solver.databases().near_threads;
     let table_memory = solver.databases().table_memory;
     let task = Task {
@@ -718,9 +735,9 @@ pub(crate) fn solve<S: Sampler>(
         }
         let run = match *step {
             Step::TwentyFour => match tables::twentyfour(&given, &mut observer.inner) {
-                Some(answer) => answer,
-                None => {
-                    notes.extend(tables::too_large(&given, true));
+                Ok(answer) => answer,
+                Err(note) => {
+                    notes.extend(note);
                     // No tables: the next step (the plan never ends with this one).
                     if !last {
                         continue;
@@ -730,9 +747,9 @@ pub(crate) fn solve<S: Sampler>(
             },
             Step::Pdb { algorithm, weight, budget } => {
                 match tables::pdb(&given, algorithm, weight, budget, &mut observer.inner) {
-                    Some(answer) => answer,
-                    None => {
-                        if let Some(note) = tables::too_large(&given, false) {
+                    Ok(answer) => answer,
+                    Err(note) => {
+                        if let Some(note) = note {
                             notes.push(note);
                         } else if options.heuristic == crate::Heuristic::Pdb {
                             notes.push(Note::NoDatabase);
@@ -858,6 +875,14 @@ pub(crate) fn solve<S: Sampler>(
                 notes.push(Note::OptimalAttemptGaveUp { heuristic, budget });
             }
             Step::Near { budget: Some(budget), .. } => {
+                // Why it went without its tables, before why it gave up.
+                notes.extend(
+                    solution
+                        .notes
+                        .iter()
+                        .filter(|n| matches!(n, Note::TablesNotLoaded { .. }))
+                        .cloned(),
+                );
                 let limit = match solution.limit() {
                     Some(l @ (Limit::Memory(_) | Limit::Nodes(_))) => l,
                     _ => Limit::Time(budget),

@@ -17,6 +17,7 @@ use crate::engine::twentyfour;
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::frame::Frame;
 use crate::heuristic::pdb::Database;
+use crate::heuristic::pdb::NotLoaded;
 use crate::heuristic::pdb::store::Found;
 use crate::heuristic::walking_distance::WalkingDistance;
 use crate::options::{Algorithm, Heuristic, Limits, Options};
@@ -93,16 +94,26 @@ pub(crate) fn serves(db: &Database, goal: &Board) -> bool {
 }
 
 /// Runs [`Step::TwentyFour`]: `None` when its tables cannot be had (the plan goes on).
-pub(crate) fn twentyfour<S: Sampler>(given: &Given<'_>, observer: &mut S) -> Option<StepAnswer> {
-    let store = given.solver.store()?;
-    if too_large(given, true).is_some() {
-        return None;
+pub(crate) fn twentyfour<S: Sampler>(
+    given: &Given<'_>,
+    observer: &mut S,
+) -> Result<StepAnswer, Option<Note>> {
+    let store = given.solver.store().ok_or(None)?;
+    if let Some(note) = too_large(given, true) {
+        return Err(Some(note));
     }
     let limits = &given.options.limits;
-    let tables = match store.twentyfour(given.goal, limits.timeout, limits.cancel.as_deref()) {
+    // Loaded within the time limit, when cached and not held (see `Store::find_until`).
+    let deadline = limits.timeout.map(|t| given.clock + t);
+    let cancel = limits.cancel.as_deref();
+    if let Err(NotLoaded { bytes }) = store.twentyfour_at_hand_until(given.goal, cancel, deadline) {
+        let timeout = limits.timeout.unwrap_or_default();
+        return Err(Some(Note::TablesNotLoaded { twentyfour: true, bytes, timeout }));
+    }
+    let tables = match store.twentyfour(given.goal, limits.timeout, cancel) {
         Found::Ready(tables) => tables,
-        Found::OutOfTime(timeout) => return Some(given.answer(out_of_time(given, timeout), None)),
-        Found::Unavailable => return None,
+        Found::OutOfTime(timeout) => return Ok(given.answer(out_of_time(given, timeout), None)),
+        Found::Unavailable => return Err(None),
     };
     let databases = given.solver.databases();
     let config = twentyfour::Config {
@@ -124,7 +135,7 @@ pub(crate) fn twentyfour<S: Sampler>(given: &Given<'_>, observer: &mut S) -> Opt
     });
     // The plan sends only boards of the tables' shape here.
     let s = s.unwrap_or_else(|_| stopped(Algorithm::IdaStar));
-    Some(given.answer(s, None))
+    Ok(given.answer(s, None))
 }
 
 /// The answer when the 24-puzzle's tables could not be built within `timeout`: a time
@@ -154,11 +165,11 @@ pub(crate) fn pdb<S: Sampler>(
     weight: f64,
     budget: Option<Duration>,
     observer: &mut S,
-) -> Option<StepAnswer> {
+) -> Result<StepAnswer, Option<Note>> {
     let db = database(given, budget)?;
     let (board, goal) = (given.board, given.goal);
     if algorithm != SearchAlgorithm::IdaStar {
-        let engine = PdbEngine::new(&db).ok()?;
+        let engine = PdbEngine::new(&db).map_err(|_| None)?;
         let options = given.generic_options(algorithm, weight, budget);
         let s = if db.goal() == goal {
             generic_pdb(&engine, board, goal, &options)
@@ -168,7 +179,7 @@ pub(crate) fn pdb<S: Sampler>(
             s.moves = frame.moves_back(&s.moves);
             s
         };
-        return Some(given.answer(s, budget));
+        return Ok(given.answer(s, budget));
     }
     let limits = given.limits(budget);
     let s = if db.goal() == goal {
@@ -180,7 +191,7 @@ pub(crate) fn pdb<S: Sampler>(
         s.moves = frame.moves_back(&s.moves);
         s
     };
-    Some(given.answer(s, budget))
+    Ok(given.answer(s, budget))
 }
 
 /// The IDA* over `db` for `board` (in the database's frame), on the solver's threads unless
@@ -241,27 +252,36 @@ pub(crate) fn walking_distance(
 /// quick search answers at once; a build is waited for until the end of the step's `budget`
 /// (or the caller's timeout), and then the step runs with linear conflict (the build goes on
 /// for the solves after it).
-fn database(given: &Given<'_>, budget: Option<Duration>) -> Option<Database> {
+/// The database for the step: the solver's own, one held or cached (loaded within the time
+/// limit), or one built on demand; else why not, when a note says it (too large for the
+/// memory limit, not loaded in time).
+fn database(given: &Given<'_>, budget: Option<Duration>) -> Result<Database, Option<Note>> {
     let Given { solver, board, goal, options, .. } = *given;
     if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d, goal)) {
-        return Some(db.clone());
+        return Ok(db.clone());
     }
-    let store = solver.store()?;
-    if too_large(given, false).is_some() {
-        return None;
-    }
-    if let Some(db) = store.find(goal).filter(|d| serves(d, goal)) {
-        return Some(db);
-    }
-    if board == goal || !store.builds_on_demand() {
-        return None;
-    }
-    if options.heuristic == Heuristic::Auto && quick(given) {
-        return None;
+    let store = solver.store().ok_or(None)?;
+    if let Some(note) = too_large(given, false) {
+        return Err(Some(note));
     }
     let cancel = options.limits.cancel.as_deref();
-    let deadline = given.timeout(budget).map(|t| given.clock + t);
-    store.database_until(goal, cancel, deadline).filter(|d| serves(d, goal))
+    let timeout = given.timeout(budget);
+    let deadline = timeout.map(|t| given.clock + t);
+    match store.find_until(goal, cancel, deadline) {
+        Ok(Some(db)) if serves(&db, goal) => return Ok(db),
+        Ok(_) => {}
+        Err(NotLoaded { bytes }) => {
+            let timeout = timeout.unwrap_or_default();
+            return Err(Some(Note::TablesNotLoaded { twentyfour: false, bytes, timeout }));
+        }
+    }
+    if board == goal || !store.builds_on_demand() {
+        return Err(None);
+    }
+    if options.heuristic == Heuristic::Auto && quick(given) {
+        return Err(None);
+    }
+    store.database_until(goal, cancel, deadline).filter(|d| serves(d, goal)).ok_or(None)
 }
 
 /// The note for tables the request's memory limit leaves no room for: a pattern database
@@ -370,6 +390,7 @@ pub(crate) fn label_check(solution: &mut Solution, options: &Options) {
             n,
             Note::NoDatabase
                 | Note::TablesTooLarge { .. }
+                | Note::TablesNotLoaded { .. }
                 | Note::HeuristicNotUsed { .. }
                 | Note::NotWatchable { .. }
         )

@@ -127,7 +127,7 @@ pub use cache::{Cache, CacheError, CachedFile, DEFAULT_CAP, Verified};
 pub use file::{Encoding, FORMAT_VERSION, FileError};
 pub use pattern::{MAX_CELLS, MAX_ENTRIES, Partition, PartitionError, entries};
 pub use rank::MAX_PATTERN_TILES;
-pub use store::{Found, Store};
+pub use store::{Found, NotLoaded, Store};
 
 pub(crate) use pattern::Geometry;
 
