@@ -420,4 +420,13 @@ fn a_database_larger_than_the_memory_limit_is_not_loaded_and_the_note_says_so() 
     assert!(s.notes.is_empty(), "{:?}", s.notes);
     assert_eq!(solver.store().unwrap().bytes_to_load(&goal), Some(0));
     assert_eq!(s.moves.len(), first.moves.len());
+    // `auto` on a board a quick IDA* over linear conflict answers loads nothing for it.
+    let solver = fresh();
+    let auto = Options::default();
+    let s = solver.solve(&board, &goal, &auto).unwrap();
+    assert_eq!((s.status, s.optimal), (Status::Solved, true));
+    assert_eq!(s.moves.len(), first.moves.len());
+    assert_eq!(s.heuristic, Some(HeuristicKind::LinearConflict));
+    assert!(s.notes.is_empty(), "{:?}", s.notes);
+    assert_eq!(solver.store().unwrap().bytes_to_load(&goal), Some(bytes));
 }
