@@ -303,7 +303,9 @@ fn tiny_boards_on_two_threads_ran_slower_than_on_one_and_still_print_in_order() 
 #[test]
 fn an_unreadable_cache_directory_printed_its_reason_twice() {
     let file = scratch_file("cache-is-a-file", "");
-    let run = npuzzle_in(&file, &["solve", "1 2 3 4/5 6 7 8/9 10 0 11/13 14 15 12"]);
+    // A board that needs a database (`scramble --size 4x4 --walk 60 --seed 3`, 40 moves):
+    // one a quick IDA* over linear conflict answers looks in no cache.
+    let run = npuzzle_in(&file, &["solve", "7 2 6 8/1 0 4 11/13 3 15 12/9 10 14 5"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stderr.matches("Not a directory").count(), 1, "{}", run.stderr);
 }
