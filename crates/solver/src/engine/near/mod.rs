@@ -386,6 +386,21 @@
 //! `bench puzzle35.txt --algorithm near --threads 2 --improve 9 --limit 20` gave 130.70
 //! against 130.10 without it, in the same run: the rounds use the time as well. Not kept.
 //!
+//! A learned cost-to-go on two CPU cores, a first measurement (2026-12-03,
+//! `learned::learn` and `learned::experiment`): a small network evaluated move by move as
+//! chess engines' NNUE are (one input a tile and cell summed into 128, then 32, then one),
+//! adding to Manhattan + linear conflict, trained as DeepCubeA trains its own (approximate
+//! value iteration over boards scrambled 1 to 500 moves from the goal, the frozen copy
+//! renewed every 50,000 boards) for 20 minutes, about 75 M boards. In the same plain beam of
+//! 2,000 with the plain windows, on DeepCubeA's first ten 35-puzzles: **136.20** moves
+//! against **140.20** for the engine's `4:5:1` ranking, the first ranking here that beats it
+//! at a given width, but 3.40 s a board against 0.24 s (a child costs about 4,000
+//! multiply-adds, on SSE2 only). Within the same time the engine's wider beams give about
+//! 131, so it is not used; what it needs is a longer training (DeepCubeA's ran two days on
+//! GPUs) and a cheaper evaluation (a narrower network, AVX2 chosen at run time, or the
+//! network only for the beam's last choice among children the linear-time selection kept).
+//! Not kept in the engine; the harness stays for the next attempt.
+//!
 //! Nor did a beam on big boards use the second thread well otherwise (2026-12-01, 32x32,
 //! beams of 128 over three seeded boards, in a scratch copy): each thread owning half of a
 //! layer's nodes and their positions, expanding them and making its own kept children's
@@ -434,6 +449,8 @@
 
 pub(crate) mod beam;
 mod heuristic;
+#[cfg(test)]
+mod learned;
 #[cfg(test)]
 mod peel;
 #[cfg(test)]
