@@ -216,7 +216,6 @@ struct State {
 
 /// Everything a training thread and a beam need about the board's shape.
 struct Shape {
-    width: usize,
     cells: usize,
     eval: Evaluator,
     next: Neighbours,
@@ -229,7 +228,6 @@ impl Shape {
         let mut tiles = [0; MAX];
         tiles[..cells].copy_from_slice(goal.tiles());
         Shape {
-            width: goal.width(),
             cells,
             eval: Evaluator::new(goal),
             next: Neighbours::new(goal.width(), goal.height()),
@@ -474,7 +472,6 @@ fn beam(
         }
         trail.push(step);
     }
-    let _ = shape.width;
     None
 }
 
@@ -612,5 +609,4 @@ fn gradients_match_differences() {
             "{k} {i}: {numeric} {analytic}"
         );
     }
-    let _ = &mut net;
 }
