@@ -399,7 +399,15 @@
 //! 131, so it is not used; what it needs is a longer training (DeepCubeA's ran two days on
 //! GPUs) and a cheaper evaluation (a narrower network, AVX2 chosen at run time, or the
 //! network only for the beam's last choice among children the linear-time selection kept).
-//! Not kept in the engine; the harness stays for the next attempt.
+//! Not kept in the engine; the harness stays for the next attempt. With the forward pass
+//! compiled for AVX2 and FMA when the CPU has them (chosen at run time), its rows listed
+//! without branches and summed in registers (it had compiled to scalar code), the same
+//! network on the same ten boards (2026-12-03, later): 136.20 moves at 2,000 in 0.76 s a
+//! board against 140.20 in 0.26 s, 134.00 at 8,000 (3.07 s) against 134.20 (1.01 s), and
+//! 130.20 at 32,000 (14.66 s) against 132.00 (5.26 s), where the plain solve gives 130.20
+//! and DeepCubeA 126.40: at a given width its lead narrows as the beam widens, and at a
+//! given time it is behind. Training went from about 60 to about 107 thousand boards a
+//! second.
 //!
 //! Nor did a beam on big boards use the second thread well otherwise (2026-12-01, 32x32,
 //! beams of 128 over three seeded boards, in a scratch copy): each thread owning half of a
