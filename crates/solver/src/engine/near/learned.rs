@@ -427,6 +427,8 @@ fn beam(
         acc: usize,
     }
     let cells = shape.cells;
+    // A weight for the squared distances added to the learned value (`LEARN_SQ`, 0).
+    let squares: f32 = std::env::var("LEARN_SQ").map_or(0.0, |s| s.parse().unwrap());
     let zobrist = Zobrist::new(cells);
     let mut tiles = [0; MAX];
     tiles[..cells].copy_from_slice(board.tiles());
@@ -485,7 +487,8 @@ fn beam(
                     Some(net) => {
                         net.slid(&accs[n.acc], tile, from, n.s.blank, &mut child_acc);
                         new_accs.push(child_acc);
-                        (h as f32 + net.value(&child_acc).max(0.0), new_accs.len() - 1)
+                        let v = h as f32 + net.value(&child_acc).max(0.0);
+                        (v + squares * sq as f32, new_accs.len() - 1)
                     }
                     None => {
                         let lc = h - md;
@@ -575,7 +578,8 @@ fn learn() {
 /// The learned ranking against the engine's (`4:5:1`) in the same plain beam, both followed
 /// by the plain windows, on a file's first boards: `NEAR_FILE=... LEARN_NET=/tmp/n6.bin
 /// NEAR_WIDTHS=5000 LIMIT=20 cargo test --release -p npuzzle-solver --lib
-/// learned::experiment -- --ignored --nocapture`
+/// learned::experiment -- --ignored --nocapture` (`LEARN_SQ` adds the squared distances at
+/// that weight to the learned value; `LEARN_ONLY` leaves out the engine's ranking)
 #[test]
 #[ignore = "a measurement, not a test"]
 fn experiment() {
@@ -590,7 +594,9 @@ fn experiment() {
         let mut raw = [0usize; 2];
         for (board, _) in &rows {
             let mut row = Vec::new();
-            for (k, n) in [Some(&net), None].into_iter().enumerate() {
+            // `LEARN_ONLY` set: the learned ranking alone.
+            let only = std::env::var("LEARN_ONLY").is_ok();
+            for (k, n) in [Some(&net), None].into_iter().enumerate().take(2 - usize::from(only)) {
                 let t = Instant::now();
                 let mut moves = beam(&shape, board, width, n, Weights::BEST).unwrap();
                 raw[k] += moves.len();

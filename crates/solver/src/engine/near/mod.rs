@@ -407,7 +407,8 @@
 //! 130.20 at 32,000 (14.66 s) against 132.00 (5.26 s), where the plain solve gives 130.20
 //! and DeepCubeA 126.40: at a given width its lead narrows as the beam widens, and at a
 //! given time it is behind. Training went from about 60 to about 107 thousand boards a
-//! second.
+//! second. The squared distances added to the learned value do not help it (`LEARN_SQ`,
+//! width 2,000: 137.00 moves at a tenth, 141.80 at 0.3).
 //!
 //! Nor did a beam on big boards use the second thread well otherwise (2026-12-01, 32x32,
 //! beams of 128 over three seeded boards, in a scratch copy): each thread owning half of a
