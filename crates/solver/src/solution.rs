@@ -162,6 +162,16 @@ pub enum Note {
         /// The memory limit of the search, in bytes.
         limit: usize,
     },
+    /// The strongest cached pattern database for the goal would have passed the memory
+    /// limit, so the strongest cached one within it guided the search.
+    SmallerDatabase {
+        /// The size of the strongest one's file, in bytes.
+        bytes: u64,
+        /// The size of the file used, in bytes.
+        used: u64,
+        /// The memory limit of the search, in bytes.
+        limit: usize,
+    },
     /// The tables the plan runs over (a pattern database, or Korf & Felner's 6-6-6-6 tables
     /// of the 24-puzzle) were cached but not held in memory, and their file did not load
     /// within the time limit (hundreds of megabytes: a second or more from disk): the answer
@@ -493,6 +503,14 @@ impl fmt::Display for Note {
                     limit >> 20
                 )
             }
+            Note::SmallerDatabase { bytes, used, limit } => write!(
+                f,
+                "the strongest pattern database for this goal ({} MB) would not fit in the \
+                 memory limit ({} MiB), so a smaller one ({}) was used",
+                bytes.div_ceil(1_000_000),
+                limit >> 20,
+                megabytes(*used)
+            ),
             Note::TablesNotLoaded { twentyfour, bytes, timeout } => {
                 let (what, its) = if *twentyfour {
                     ("Korf & Felner's 6-6-6-6 tables", "their")
@@ -659,6 +677,7 @@ impl Solution {
                     | Note::Near { .. }
                     | Note::TablesTooLarge { .. }
                     | Note::TablesNotLoaded { .. }
+                    | Note::SmallerDatabase { .. }
                     | Note::NearCut { .. }
                     | Note::Followed { .. },
                 ) => "; ",
@@ -680,6 +699,13 @@ impl Solution {
         }
         Some(text)
     }
+}
+
+/// A file's size in megabytes for a note: one decimal below 10 MB (a 3x4 database is a
+/// fraction of one), whole megabytes above.
+fn megabytes(bytes: u64) -> String {
+    let mb = bytes as f64 / 1e6;
+    if mb < 10.0 { format!("{mb:.1} MB") } else { format!("{} MB", bytes.div_ceil(1_000_000)) }
 }
 
 /// `1234567` as `1,234,567`: node counts in messages and text output.

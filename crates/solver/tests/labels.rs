@@ -383,6 +383,70 @@ fn the_near_engine_on_a_5x5_names_the_heuristic_that_ran() {
 }
 
 #[test]
+fn under_a_memory_limit_the_strongest_cached_database_within_it_serves_and_the_note_says_so() {
+    let scratch = Scratch::new("labels-smaller");
+    let cache = Cache::new(scratch.path());
+    let board: Board = "5 1 3 4/2 6 0 8/9 10 7 11".parse().unwrap();
+    let goal = Goal::BlankLast.board(board.size()).unwrap();
+    let mut sizes = Vec::new();
+    for spec in ["6-5", "4-4-3"] {
+        let partition = Partition::parse(spec, &goal).unwrap();
+        let db = Database::build(&goal, &partition, 2, &|_| {}, None).unwrap();
+        let path = cache.save(&db).unwrap();
+        sizes.push(std::fs::metadata(path).unwrap().len());
+    }
+    let (strong, small) = (sizes[0], sizes[1]);
+    assert!(small < strong, "{sizes:?}");
+    let fresh = || Solver::new().with_store(Arc::new(Store::new(Some(Cache::new(scratch.path())))));
+    let pdb = |max_memory: u64| Options {
+        algorithm: Algorithm::IdaStar,
+        heuristic: Heuristic::Pdb,
+        limits: Limits { max_memory: Some(max_memory as usize), ..Limits::default() },
+        ..Options::default()
+    };
+    let store = fresh().store().unwrap().clone();
+    assert_eq!(store.bytes_to_load(&goal), Some(strong));
+    assert_eq!(store.bytes_to_load_within(&goal, Some(strong - 1)), Some(small));
+    assert_eq!(store.bytes_to_load_within(&goal, Some(small - 1)), None);
+    // Room for the whole strong one: it serves, without a note.
+    let roomy = fresh().solve(&board, &goal, &pdb(strong)).unwrap();
+    assert_eq!((roomy.status, roomy.heuristic), (Status::Solved, Some(HeuristicKind::Pdb)));
+    assert!(roomy.notes.is_empty(), "{:?}", roomy.notes);
+    // Room for the small one only: it serves, the answer as short, and the note says so.
+    let solver = fresh();
+    let s = solver.solve(&board, &goal, &pdb(strong - 1)).unwrap();
+    assert_eq!(
+        (s.status, s.heuristic, s.optimal),
+        (Status::Solved, Some(HeuristicKind::Pdb), true)
+    );
+    assert_eq!(s.moves.len(), roomy.moves.len());
+    let mut end = board.clone();
+    end.apply_all(&s.moves).unwrap();
+    assert_eq!(end, goal);
+    assert!(
+        matches!(s.notes[..], [Note::SmallerDatabase { bytes, used, .. }] if bytes == strong && used == small),
+        "{:?}",
+        s.notes
+    );
+    let note = s.note().unwrap();
+    assert!(
+        note.contains("would not fit in the memory limit") && note.contains("a smaller one"),
+        "{note}"
+    );
+    let held = solver.store().unwrap().status().held;
+    assert_eq!(held.len(), 1, "{held:?}");
+    // Room for neither: linear conflict, and the note names the strong one.
+    let s = fresh().solve(&board, &goal, &pdb(small - 1)).unwrap();
+    assert_eq!((s.status, s.heuristic), (Status::Solved, Some(HeuristicKind::LinearConflict)));
+    assert_eq!(s.moves.len(), roomy.moves.len());
+    assert!(
+        matches!(s.notes[..], [Note::TablesTooLarge { twentyfour: false, bytes, .. }] if bytes == strong),
+        "{:?}",
+        s.notes
+    );
+}
+
+#[test]
 fn a_database_larger_than_the_memory_limit_is_not_loaded_and_the_note_says_so() {
     let scratch = Scratch::new("labels-toolarge");
     let dir = scratch.path();

@@ -166,10 +166,26 @@ pub(crate) fn pdb<S: Sampler>(
     budget: Option<Duration>,
     observer: &mut S,
 ) -> Result<StepAnswer, Option<Note>> {
-    let db = database(given, budget)?;
+    let (db, smaller) = database(given, budget)?;
+    let mut answer = pdb_over(given, &db, algorithm, weight, budget, observer)?;
+    if let Some(note) = smaller {
+        answer.solution.notes.insert(0, note);
+    }
+    Ok(answer)
+}
+
+/// [`pdb`] over the database `db`.
+fn pdb_over<S: Sampler>(
+    given: &Given<'_>,
+    db: &Database,
+    algorithm: SearchAlgorithm,
+    weight: f64,
+    budget: Option<Duration>,
+    observer: &mut S,
+) -> Result<StepAnswer, Option<Note>> {
     let (board, goal) = (given.board, given.goal);
     if algorithm != SearchAlgorithm::IdaStar {
-        let engine = PdbEngine::new(&db).map_err(|_| None)?;
+        let engine = PdbEngine::new(db).map_err(|_| None)?;
         let options = given.generic_options(algorithm, weight, budget);
         let s = if db.goal() == goal {
             generic_pdb(&engine, board, goal, &options)
@@ -183,11 +199,11 @@ pub(crate) fn pdb<S: Sampler>(
     }
     let limits = given.limits(budget);
     let s = if db.goal() == goal {
-        ida(given, &db, board, &limits, observer)
+        ida(given, db, board, &limits, observer)
     } else {
         let frame = Frame::new(goal);
         let mut framed = Framed { inner: observer, frame: &frame };
-        let mut s = ida(given, &db, &frame.board(board), &limits, &mut framed);
+        let mut s = ida(given, db, &frame.board(board), &limits, &mut framed);
         s.moves = frame.moves_back(&s.moves);
         s
     };
@@ -255,15 +271,28 @@ pub(crate) fn walking_distance(
 /// The database for the step: the solver's own, one held or cached (loaded within the time
 /// limit), or one built on demand; else why not, when a note says it (too large for the
 /// memory limit, not loaded in time).
-fn database(given: &Given<'_>, budget: Option<Duration>) -> Result<Database, Option<Note>> {
+///
+/// When the strongest cached database would pass the memory limit, the strongest cached one
+/// within it serves, with a note that says so.
+fn database(
+    given: &Given<'_>,
+    budget: Option<Duration>,
+) -> Result<(Database, Option<Note>), Option<Note>> {
     let Given { solver, board, goal, options, .. } = *given;
     if let Some(db) = solver.databases().pdb.as_ref().filter(|d| serves(d, goal)) {
-        return Ok(db.clone());
+        return Ok((db.clone(), None));
     }
     let store = solver.store().ok_or(None)?;
     if let Some(note) = too_large(given, false) {
         return Err(Some(note));
     }
+    let limit = room(given).map(|r| r as u64);
+    let smaller = match (store.bytes_to_load(goal), store.bytes_to_load_within(goal, limit)) {
+        (Some(bytes), Some(used)) if used < bytes => {
+            limit.map(|l| Note::SmallerDatabase { bytes, used, limit: l as usize })
+        }
+        _ => None,
+    };
     // A board a quick IDA* over linear conflict answers needs no database, so none is
     // loaded or built for it (a 10-move 15-puzzle loaded the 7-8 database's 783 MB: 1.7 s
     // from disk, for an answer of milliseconds).
@@ -274,8 +303,8 @@ fn database(given: &Given<'_>, budget: Option<Duration>) -> Result<Database, Opt
     let cancel = options.limits.cancel.as_deref();
     let timeout = given.timeout(budget);
     let deadline = timeout.map(|t| given.clock + t);
-    match store.find_until(goal, cancel, deadline) {
-        Ok(Some(db)) if serves(&db, goal) => return Ok(db),
+    match store.find_until(goal, limit, cancel, deadline) {
+        Ok(Some(db)) if serves(&db, goal) => return Ok((db, smaller)),
         Ok(_) => {}
         Err(NotLoaded { bytes }) => {
             let timeout = timeout.unwrap_or_default();
@@ -285,15 +314,27 @@ fn database(given: &Given<'_>, budget: Option<Duration>) -> Result<Database, Opt
     if board == goal || !store.builds_on_demand() {
         return Err(None);
     }
-    store.database_until(goal, cancel, deadline).filter(|d| serves(d, goal)).ok_or(None)
+    store
+        .database_until(goal, cancel, deadline)
+        .filter(|d| serves(d, goal))
+        .map(|d| (d, None))
+        .ok_or(None)
+}
+
+/// The room the solver has for tables ([`crate::Databases::table_memory`]), else the
+/// request's memory limit, in bytes.
+fn room(given: &Given<'_>) -> Option<usize> {
+    given.solver.databases().table_memory.or(given.options.limits.max_memory)
 }
 
 /// The note for tables the request's memory limit leaves no room for: a pattern database
 /// (Korf & Felner's tables with `twentyfour`) that is not held, whose cached file is larger
 /// than the room the solver has for tables ([`crate::Databases::table_memory`]), else than
 /// the request's memory limit; `None` when they fit, are held, or there are none to load.
+/// A pattern database counts as fitting when any cached one for the goal does (the strongest
+/// of those serves, [`database`]).
 pub(crate) fn too_large(given: &Given<'_>, twentyfour: bool) -> Option<Note> {
-    let limit = given.solver.databases().table_memory.or(given.options.limits.max_memory)?;
+    let limit = room(given)?;
     if !twentyfour && given.solver.databases().pdb.as_ref().is_some_and(|d| serves(d, given.goal)) {
         return None;
     }
@@ -301,6 +342,9 @@ pub(crate) fn too_large(given: &Given<'_>, twentyfour: bool) -> Option<Note> {
     let bytes = if twentyfour {
         store.twentyfour_bytes_to_load(given.goal)?
     } else {
+        if store.bytes_to_load_within(given.goal, Some(limit as u64)).is_some() {
+            return None;
+        }
         store.bytes_to_load(given.goal)?
     };
     (bytes > limit as u64).then_some(Note::TablesTooLarge { twentyfour, bytes, limit })

@@ -365,7 +365,21 @@ impl Cache {
         goal: &Board,
         warn: &mut dyn FnMut(&str),
     ) -> Result<Option<Database>, CacheError> {
-        for (_, _, partition) in self.candidates(goal)? {
+        self.best_within(goal, None, warn)
+    }
+
+    /// [`Cache::best`] among the files of at most `limit` bytes (all without a limit): for
+    /// a memory limit the strongest does not fit in.
+    ///
+    /// # Errors
+    /// [`CacheError::Io`] when the directory cannot be read.
+    pub fn best_within(
+        &self,
+        goal: &Board,
+        limit: Option<u64>,
+        warn: &mut dyn FnMut(&str),
+    ) -> Result<Option<Database>, CacheError> {
+        for (_, _, partition) in self.candidates(goal, limit)? {
             match self.load(goal, &partition) {
                 Ok(Some(db)) => return Ok(Some(db)),
                 Ok(None) => {}
@@ -378,12 +392,22 @@ impl Cache {
     /// The size of the file [`Cache::best`] tries first for `goal`, if any: what loading it
     /// would add to the process.
     pub fn best_bytes(&self, goal: &Board) -> Option<u64> {
-        let (_, path, _) = self.candidates(goal).ok()?.into_iter().next()?;
+        self.best_bytes_within(goal, None)
+    }
+
+    /// The size of the file [`Cache::best_within`] tries first for `goal` and `limit`.
+    pub fn best_bytes_within(&self, goal: &Board, limit: Option<u64>) -> Option<u64> {
+        let (_, path, _) = self.candidates(goal, limit).ok()?.into_iter().next()?;
         fs::metadata(path).ok().map(|m| m.len())
     }
 
-    /// The cached files for `goal` covering every tile, the largest partition first.
-    fn candidates(&self, goal: &Board) -> Result<Vec<(u64, PathBuf, Partition)>, CacheError> {
+    /// The cached files for `goal` covering every tile, of at most `limit` bytes, the
+    /// largest partition first.
+    fn candidates(
+        &self,
+        goal: &Board,
+        limit: Option<u64>,
+    ) -> Result<Vec<(u64, PathBuf, Partition)>, CacheError> {
         let mut candidates: Vec<(u64, PathBuf, Partition)> = self
             .list()?
             .into_iter()
@@ -391,7 +415,9 @@ impl Cache {
                 Ok((g, p))
                     if &g == goal
                         && p.groups().iter().map(Vec::len).sum::<usize>() + 1
-                            == goal.tiles().len() =>
+                            == goal.tiles().len()
+                        && limit
+                            .is_none_or(|l| fs::metadata(&f.path).is_ok_and(|m| m.len() <= l)) =>
                 {
                     Some((p.entries(goal.tiles().len()), f.path, p))
                 }

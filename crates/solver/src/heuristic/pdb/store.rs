@@ -240,6 +240,13 @@ impl Store {
     /// A database for boards of `goal` held in memory or kept by the cache (for `goal`
     /// itself or for its frame's goal; see the module docs); never builds.
     pub fn find(&self, goal: &Board) -> Option<Database> {
+        self.find_within(goal, None)
+    }
+
+    /// [`Store::find`], loading from the cache only a file of at most `limit` bytes (the
+    /// strongest of those): for a memory limit the strongest cached one does not fit in. A
+    /// database held already is used whatever its size (it adds nothing).
+    pub fn find_within(&self, goal: &Board, limit: Option<u64>) -> Option<Database> {
         let frame = Frame::new(goal);
         let canonical = frame.goal();
         if let Some(db) = self.held_for(goal).or_else(|| self.held_for(canonical)) {
@@ -248,7 +255,7 @@ impl Store {
         if let Some(cache) = &self.cache {
             let mut warn = |w: &str| self.warn(w);
             for g in [goal, canonical] {
-                match cache.best(g, &mut warn) {
+                match cache.best_within(g, limit, &mut warn) {
                     Ok(Some(db)) => {
                         self.hold(db.clone());
                         return Some(db);
@@ -273,19 +280,22 @@ impl Store {
     pub fn find_until(
         self: &Arc<Self>,
         goal: &Board,
+        limit: Option<u64>,
         cancel: Option<&AtomicBool>,
         deadline: Option<Instant>,
     ) -> Result<Option<Database>, NotLoaded> {
-        let (Some(deadline), Some(bytes)) = (deadline, self.bytes_to_load(goal)) else {
-            return Ok(self.find(goal));
+        let (Some(deadline), Some(bytes)) = (deadline, self.bytes_to_load_within(goal, limit))
+        else {
+            return Ok(self.find_within(goal, limit));
         };
         if bytes == 0 {
-            return Ok(self.find(goal));
+            return Ok(self.find_within(goal, limit));
         }
-        let key = format!("database {goal}");
+        // With the file's size: the load of a smaller file, for a memory limit, is another.
+        let key = format!("database {goal} {bytes}");
         let target = goal.clone();
         if self.loaded_until(&key, deadline, cancel, move |store| {
-            store.find(&target);
+            store.find_within(&target, limit);
         }) {
             // What it held (not a second look in the cache: a file that failed to load has
             // been warned of).
@@ -375,12 +385,20 @@ impl Store {
     /// held, the size of the file [`Store::find`] would load when one is cached, `None` when
     /// there is neither (a build on demand is not sized).
     pub fn bytes_to_load(&self, goal: &Board) -> Option<u64> {
+        self.bytes_to_load_within(goal, None)
+    }
+
+    /// [`Store::bytes_to_load`] for [`Store::find_within`]'s `limit`: the size of the file
+    /// it would load, `None` when no cached file fits.
+    pub fn bytes_to_load_within(&self, goal: &Board, limit: Option<u64>) -> Option<u64> {
         let frame = Frame::new(goal);
         if self.held_for(goal).or_else(|| self.held_for(frame.goal())).is_some() {
             return Some(0);
         }
         let cache = self.cache.as_ref()?;
-        cache.best_bytes(goal).or_else(|| cache.best_bytes(frame.goal()))
+        cache
+            .best_bytes_within(goal, limit)
+            .or_else(|| cache.best_bytes_within(frame.goal(), limit))
     }
 
     /// What using Korf & Felner's tables for boards of `goal` would add to the process: 0
@@ -862,10 +880,10 @@ mod tests {
         let bytes = store.bytes_to_load(&goal).unwrap();
         assert!(bytes > 0);
         // A load that never ends (as a file read from a slow disk would take seconds).
-        let key = format!("database {goal}");
+        let key = format!("database {goal} {bytes}");
         lock(&store.loading).push((key.clone(), Arc::new(AtomicBool::new(false))));
         let clock = Instant::now();
-        let waited = store.find_until(&goal, None, Some(clock + Duration::from_millis(100)));
+        let waited = store.find_until(&goal, None, None, Some(clock + Duration::from_millis(100)));
         assert_eq!(waited.err(), Some(NotLoaded { bytes }));
         // Its share of the time left (the rest is for the search without it).
         let took = clock.elapsed();
@@ -894,7 +912,8 @@ mod tests {
         assert!(note.contains("did not load within the time limit (0.30 s)"), "{note}");
         // The load ends: the next look finds it, and holds it.
         lock(&store.loading).retain(|(k, _)| *k != key);
-        let found = store.find_until(&goal, None, Some(Instant::now() + Duration::from_secs(60)));
+        let found =
+            store.find_until(&goal, None, None, Some(Instant::now() + Duration::from_secs(60)));
         assert!(found.is_ok_and(|d| d.is_some()));
         assert_eq!(store.bytes_to_load(&goal), Some(0));
         let s = solver.solve(&board, &goal, &options).unwrap();
