@@ -408,7 +408,11 @@
 //! and DeepCubeA 126.40: at a given width its lead narrows as the beam widens, and at a
 //! given time it is behind. Training went from about 60 to about 107 thousand boards a
 //! second. The squared distances added to the learned value do not help it (`LEARN_SQ`,
-//! width 2,000: 137.00 moves at a tenth, 141.80 at 0.3).
+//! width 2,000: 137.00 moves at a tenth, 141.80 at 0.3). Nor does a longer training: 50
+//! minutes, about 266 M boards (3.5 times as many), gave 138.00, 133.20 and 130.40 moves at
+//! 2,000, 8,000 and 32,000 (the network now overestimates: 177.3 for a board the beam
+//! answers in 164 moves), against 136.20, 134.00 and 130.20 after 20 minutes: a network
+//! this small has learnt what it can, and a larger one costs more a child.
 //!
 //! Nor did a beam on big boards use the second thread well otherwise (2026-12-01, 32x32,
 //! beams of 128 over three seeded boards, in a scratch copy): each thread owning half of a
