@@ -286,7 +286,7 @@ fn database(
     if let Some(note) = too_large(given, false) {
         return Err(Some(note));
     }
-    let limit = room(given).map(|r| r as u64);
+    let limit = room(solver, options).map(|r| r as u64);
     let smaller = match (store.bytes_to_load(goal), store.bytes_to_load_within(goal, limit)) {
         (Some(bytes), Some(used)) if used < bytes => {
             limit.map(|l| Note::SmallerDatabase { bytes, used, limit: l as usize })
@@ -323,8 +323,8 @@ fn database(
 
 /// The room the solver has for tables ([`crate::Databases::table_memory`]), else the
 /// request's memory limit, in bytes.
-fn room(given: &Given<'_>) -> Option<usize> {
-    given.solver.databases().table_memory.or(given.options.limits.max_memory)
+fn room(solver: &Solver, options: &Options) -> Option<usize> {
+    solver.databases().table_memory.or(options.limits.max_memory)
 }
 
 /// The note for tables the request's memory limit leaves no room for: a pattern database
@@ -334,7 +334,7 @@ fn room(given: &Given<'_>) -> Option<usize> {
 /// A pattern database counts as fitting when any cached one for the goal does (the strongest
 /// of those serves, [`database`]).
 pub(crate) fn too_large(given: &Given<'_>, twentyfour: bool) -> Option<Note> {
-    let limit = room(given)?;
+    let limit = room(given.solver, given.options)?;
     if !twentyfour && given.solver.databases().pdb.as_ref().is_some_and(|d| serves(d, given.goal)) {
         return None;
     }
@@ -377,7 +377,7 @@ pub(crate) fn prepare(
     let plan = solver.plan(goal, options, crate::watch::Nodes::None).ok()?;
     let cancel = options.limits.cancel.as_deref();
     // Not tables the memory limit leaves no room for (see `too_large`).
-    let room = solver.databases().table_memory.or(options.limits.max_memory);
+    let room = room(solver, options);
     let fits = |bytes: Option<u64>| room.is_none_or(|r| bytes.is_none_or(|b| b <= r as u64));
     if plan.steps.first() == Some(&Step::TwentyFour) {
         if !build || !fits(solver.store()?.twentyfour_bytes_to_load(goal)) {
