@@ -435,6 +435,11 @@ fn under_a_memory_limit_the_strongest_cached_database_within_it_serves_and_the_n
     );
     let held = solver.store().unwrap().status().held;
     assert_eq!(held.len(), 1, "{held:?}");
+    // A batch readies the same one before its first board, and none when neither fits.
+    let ready = |max_memory: u64| fresh().prepare_cached(&goal, &pdb(max_memory));
+    assert_eq!(ready(strong).map(|d| d.partition().groups().len()), Some(2));
+    assert_eq!(ready(strong - 1).map(|d| d.partition().groups().len()), Some(3));
+    assert!(ready(small - 1).is_none());
     // Room for neither: linear conflict, and the note names the strong one.
     let s = fresh().solve(&board, &goal, &pdb(small - 1)).unwrap();
     assert_eq!((s.status, s.heuristic), (Status::Solved, Some(HeuristicKind::LinearConflict)));

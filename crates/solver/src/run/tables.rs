@@ -395,7 +395,12 @@ pub(crate) fn prepare(
         return Some(db.clone());
     }
     let store = solver.store()?;
-    if !fits(store.bytes_to_load(goal)) || (!build && store.find(goal).is_none()) {
+    // The strongest held or cached one within the room (as a solve would load, `database`);
+    // a build only when none is cached.
+    if let Some(db) = store.find_within(goal, room.map(|r| r as u64)) {
+        return serves(&db, goal).then_some(db);
+    }
+    if !build || store.bytes_to_load(goal).is_some() {
         return None;
     }
     store.prepare(goal, cancel).filter(|d| serves(d, goal))
