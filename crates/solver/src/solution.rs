@@ -505,9 +505,9 @@ impl fmt::Display for Note {
             }
             Note::SmallerDatabase { bytes, used, limit } => write!(
                 f,
-                "the strongest pattern database for this goal ({} MB) would not fit in the \
+                "the strongest pattern database for this goal ({}) would not fit in the \
                  memory limit ({} MiB), so a smaller one ({}) was used",
-                bytes.div_ceil(1_000_000),
+                megabytes(*bytes),
                 limit >> 20,
                 megabytes(*used)
             ),
