@@ -435,6 +435,28 @@ fn under_a_memory_limit_the_strongest_cached_database_within_it_serves_and_the_n
     );
     let held = solver.store().unwrap().status().held;
     assert_eq!(held.len(), 1, "{held:?}");
+    // Asked again within the same limit, the held small one serves, with the same note.
+    let again = solver.solve(&board, &goal, &pdb(strong - 1)).unwrap();
+    assert_eq!(again.heuristic, Some(HeuristicKind::Pdb));
+    assert!(
+        matches!(again.notes[..], [Note::SmallerDatabase { bytes, used, .. }] if bytes == strong && used == small),
+        "{:?}",
+        again.notes
+    );
+    // A later, roomier request of the same process loads the strong one rather than keep
+    // to the small one it holds; after that, the strong one serves every request (held, it
+    // adds nothing), without a note.
+    let store = solver.store().unwrap();
+    assert_eq!(store.bytes_to_load_within(&goal, Some(strong)), Some(strong));
+    let later = solver.solve(&board, &goal, &pdb(strong)).unwrap();
+    assert_eq!((later.heuristic, later.moves.len()), (Some(HeuristicKind::Pdb), roomy.moves.len()));
+    assert!(later.notes.is_empty(), "{:?}", later.notes);
+    assert_eq!(store.status().held.len(), 2);
+    assert_eq!(store.find(&goal).map(|d| d.partition().groups().len()), Some(2));
+    assert_eq!(store.bytes_to_load_within(&goal, Some(small)), Some(0));
+    let tight = solver.solve(&board, &goal, &pdb(strong - 1)).unwrap();
+    assert_eq!(tight.heuristic, Some(HeuristicKind::Pdb));
+    assert!(tight.notes.is_empty(), "{:?}", tight.notes);
     // A batch readies the same one before its first board, and none when neither fits.
     let ready = |max_memory: u64| fresh().prepare_cached(&goal, &pdb(max_memory));
     assert_eq!(ready(strong).map(|d| d.partition().groups().len()), Some(2));

@@ -287,11 +287,11 @@ fn database(
         return Err(Some(note));
     }
     let limit = room(solver, options).map(|r| r as u64);
-    let smaller = match (store.bytes_to_load(goal), store.bytes_to_load_within(goal, limit)) {
-        (Some(bytes), Some(used)) if used < bytes => {
-            limit.map(|l| Note::SmallerDatabase { bytes, used, limit: l as usize })
-        }
-        _ => None,
+    // The note when the limit kept a stronger one (held or cached) from the solve.
+    let smaller = |db: &Database| {
+        let bytes = store.stronger_than(goal, db)?;
+        let used = db.bytes().len() as u64;
+        limit.map(|l| Note::SmallerDatabase { bytes, used, limit: l as usize })
     };
     // A board a quick IDA* over linear conflict answers needs no database, so none is
     // loaded or built for it (a 10-move 15-puzzle loaded the 7-8 database's 783 MB: 1.7 s
@@ -304,7 +304,10 @@ fn database(
     let timeout = given.timeout(budget);
     let deadline = timeout.map(|t| given.clock + t);
     match store.find_until(goal, limit, cancel, deadline) {
-        Ok(Some(db)) if serves(&db, goal) => return Ok((db, smaller)),
+        Ok(Some(db)) if serves(&db, goal) => {
+            let note = smaller(&db);
+            return Ok((db, note));
+        }
         Ok(_) => {}
         Err(NotLoaded { bytes }) => {
             let timeout = timeout.unwrap_or_default();

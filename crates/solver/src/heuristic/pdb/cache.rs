@@ -401,6 +401,13 @@ impl Cache {
         fs::metadata(path).ok().map(|m| m.len())
     }
 
+    /// The entries and file size of the database [`Cache::best_within`] tries first for
+    /// `goal` and `limit`.
+    pub fn best_entries_within(&self, goal: &Board, limit: Option<u64>) -> Option<(u64, u64)> {
+        let (entries, path, _) = self.candidates(goal, limit).ok()?.into_iter().next()?;
+        fs::metadata(path).ok().map(|m| (entries, m.len()))
+    }
+
     /// The cached files for `goal` covering every tile, of at most `limit` bytes, the
     /// largest partition first.
     fn candidates(

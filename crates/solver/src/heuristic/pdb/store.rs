@@ -118,6 +118,15 @@ pub struct NotLoaded {
     pub bytes: u64,
 }
 
+/// What [`Store::find_within`] serves a goal with.
+enum Pick {
+    /// A database held in memory.
+    Held(Database),
+    /// The strongest cached file within the limit, stronger than any held: its goal (the
+    /// goal asked for or its frame's), entries and size.
+    Cached { goal: Board, entries: u64, bytes: u64 },
+}
+
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Store")
@@ -245,27 +254,70 @@ impl Store {
 
     /// [`Store::find`], loading from the cache only a file of at most `limit` bytes (the
     /// strongest of those): for a memory limit the strongest cached one does not fit in. A
-    /// database held already is used whatever its size (it adds nothing).
+    /// database held already is used whatever its size (it adds nothing), unless a cached
+    /// one within `limit` is stronger: then that one is loaded and held too (a process that
+    /// loaded a small one under a tight limit loads the strong one for a later, roomier
+    /// request, where it kept to the small one before).
     pub fn find_within(&self, goal: &Board, limit: Option<u64>) -> Option<Database> {
-        let frame = Frame::new(goal);
-        let canonical = frame.goal();
-        if let Some(db) = self.held_for(goal).or_else(|| self.held_for(canonical)) {
-            return Some(db);
-        }
-        if let Some(cache) = &self.cache {
-            let mut warn = |w: &str| self.warn(w);
-            for g in [goal, canonical] {
-                match cache.best_within(g, limit, &mut warn) {
+        match self.pick(goal, limit)? {
+            Pick::Held(db) => Some(db),
+            Pick::Cached { goal: g, .. } => {
+                let cache = self.cache.as_ref()?;
+                let mut warn = |w: &str| self.warn(w);
+                match cache.best_within(&g, limit, &mut warn) {
                     Ok(Some(db)) => {
                         self.hold(db.clone());
-                        return Some(db);
+                        Some(db)
                     }
-                    Ok(None) => {}
-                    Err(e) => self.warn(&e.to_string()),
+                    Ok(None) => self.held_any(goal),
+                    Err(e) => {
+                        self.warn(&e.to_string());
+                        self.held_any(goal)
+                    }
                 }
             }
         }
-        None
+    }
+
+    /// The strongest database held for `goal`, else for its frame's goal.
+    fn held_any(&self, goal: &Board) -> Option<Database> {
+        self.held_for(goal).or_else(|| self.held_for(Frame::new(goal).goal()))
+    }
+
+    /// What [`Store::find_within`] serves `goal` with: the strongest held database, unless
+    /// the strongest cached file within `limit` (for `goal`, else for its frame's goal) has
+    /// more entries. Files are not opened (their headers are read).
+    fn pick(&self, goal: &Board, limit: Option<u64>) -> Option<Pick> {
+        let held = self.held_any(goal);
+        let cached = self.cache.as_ref().and_then(|cache| {
+            [goal, Frame::new(goal).goal()].into_iter().find_map(|g| {
+                cache.best_entries_within(g, limit).map(|(entries, bytes)| Pick::Cached {
+                    goal: g.clone(),
+                    entries,
+                    bytes,
+                })
+            })
+        });
+        match (held, cached) {
+            (Some(db), Some(Pick::Cached { entries, .. }))
+                if entries <= db.partition().entries(db.size().cells()) =>
+            {
+                Some(Pick::Held(db))
+            }
+            (Some(db), None) => Some(Pick::Held(db)),
+            (_, cached) => cached,
+        }
+    }
+
+    /// The size of the strongest database for `goal` held (its image) or cached (its file),
+    /// whatever the memory limit, when it is stronger than `db`: what a memory limit kept
+    /// from the solve that used `db`.
+    pub fn stronger_than(&self, goal: &Board, db: &Database) -> Option<u64> {
+        let entries = |d: &Database| d.partition().entries(d.size().cells());
+        match self.pick(goal, None)? {
+            Pick::Held(best) => (entries(&best) > entries(db)).then_some(best.bytes().len() as u64),
+            Pick::Cached { entries: e, bytes, .. } => (e > entries(db)).then_some(bytes),
+        }
     }
 
     /// [`Store::find`] within `deadline`: a cached file (hundreds of megabytes: the 7-8
@@ -299,8 +351,7 @@ impl Store {
         }) {
             // What it held (not a second look in the cache: a file that failed to load has
             // been warned of).
-            let frame = Frame::new(goal);
-            Ok(self.held_for(goal).or_else(|| self.held_for(frame.goal())))
+            Ok(self.held_any(goal))
         } else {
             Err(NotLoaded { bytes })
         }
@@ -389,16 +440,13 @@ impl Store {
     }
 
     /// [`Store::bytes_to_load`] for [`Store::find_within`]'s `limit`: the size of the file
-    /// it would load, `None` when no cached file fits.
+    /// it would load (0 when it would use a held one), `None` when nothing is held and no
+    /// cached file fits.
     pub fn bytes_to_load_within(&self, goal: &Board, limit: Option<u64>) -> Option<u64> {
-        let frame = Frame::new(goal);
-        if self.held_for(goal).or_else(|| self.held_for(frame.goal())).is_some() {
-            return Some(0);
+        match self.pick(goal, limit)? {
+            Pick::Held(_) => Some(0),
+            Pick::Cached { bytes, .. } => Some(bytes),
         }
-        let cache = self.cache.as_ref()?;
-        cache
-            .best_bytes_within(goal, limit)
-            .or_else(|| cache.best_bytes_within(frame.goal(), limit))
     }
 
     /// What using Korf & Felner's tables for boards of `goal` would add to the process: 0
