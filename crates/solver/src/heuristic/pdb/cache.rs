@@ -402,10 +402,17 @@ impl Cache {
     }
 
     /// The entries and file size of the database [`Cache::best_within`] tries first for
-    /// `goal` and `limit`.
-    pub fn best_entries_within(&self, goal: &Board, limit: Option<u64>) -> Option<(u64, u64)> {
-        let (entries, path, _) = self.candidates(goal, limit).ok()?.into_iter().next()?;
-        fs::metadata(path).ok().map(|m| (entries, m.len()))
+    /// `goal` and `limit`, if any.
+    ///
+    /// # Errors
+    /// [`CacheError::Io`] when the directory exists but cannot be read.
+    pub fn best_entries_within(
+        &self,
+        goal: &Board,
+        limit: Option<u64>,
+    ) -> Result<Option<(u64, u64)>, CacheError> {
+        let first = self.candidates(goal, limit)?.into_iter().next();
+        Ok(first.and_then(|(entries, path, _)| fs::metadata(path).ok().map(|m| (entries, m.len()))))
     }
 
     /// The cached files for `goal` covering every tile, of at most `limit` bytes, the

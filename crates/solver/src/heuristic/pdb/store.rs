@@ -21,7 +21,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use npuzzle_core::Board;
 
@@ -100,7 +100,16 @@ pub struct Store {
     /// The cached files being loaded on a thread of their own ([`Store::find_until`],
     /// [`Store::twentyfour_at_hand_until`]), each with the flag its load raises when it ends.
     loading: Mutex<Vec<(String, Arc<AtomicBool>)>>,
+    /// The strongest cached files last found ([`Store::cached_best`]).
+    seen: Mutex<Vec<Seen>>,
 }
+
+/// The strongest cached file for a goal within a limit, as last found: the goal, the limit,
+/// the cache directory's modification time then, and the file's entries and size.
+type Seen = (Board, Option<u64>, SystemTime, Option<(u64, u64)>);
+
+/// How many of [`Seen`] a store remembers.
+const SEEN_KEPT: usize = 64;
 
 /// The share of the time left that a solve waits for a cached file to load
 /// ([`Store::find_until`]). Loads took 0.2 to 0.48 s for Korf & Felner's 181 MB and 0.24 to
@@ -156,6 +165,7 @@ impl Store {
             twentyfour_out_of_time: Mutex::new(None),
             pending: Mutex::new(Vec::new()),
             loading: Mutex::new(Vec::new()),
+            seen: Mutex::new(Vec::new()),
         }
     }
 
@@ -289,13 +299,11 @@ impl Store {
     /// more entries. Files are not opened (their headers are read).
     fn pick(&self, goal: &Board, limit: Option<u64>) -> Option<Pick> {
         let held = self.held_any(goal);
-        let cached = self.cache.as_ref().and_then(|cache| {
-            [goal, Frame::new(goal).goal()].into_iter().find_map(|g| {
-                cache.best_entries_within(g, limit).map(|(entries, bytes)| Pick::Cached {
-                    goal: g.clone(),
-                    entries,
-                    bytes,
-                })
+        let cached = [goal, Frame::new(goal).goal()].into_iter().find_map(|g| {
+            self.cached_best(g, limit).map(|(entries, bytes)| Pick::Cached {
+                goal: g.clone(),
+                entries,
+                bytes,
             })
         });
         match (held, cached) {
@@ -307,6 +315,43 @@ impl Store {
             (Some(db), None) => Some(Pick::Held(db)),
             (_, cached) => cached,
         }
+    }
+
+    /// The entries and size of the strongest cached file for `goal` within `limit`
+    /// ([`Cache::best_entries_within`]), remembered while the cache directory is unchanged:
+    /// every solve over a held database asks (is a stronger one cached?), and reading the
+    /// headers of every file of the cache for it would cost a short solve several per cent.
+    /// Files are only ever added, replaced (by rename) or removed, each of which changes the
+    /// directory's modification time; a listing made within a second of that time is not
+    /// remembered (the time's steps are coarse).
+    fn cached_best(&self, goal: &Board, limit: Option<u64>) -> Option<(u64, u64)> {
+        let cache = self.cache.as_ref()?;
+        let stamp = std::fs::metadata(cache.dir()).and_then(|m| m.modified()).ok();
+        if let Some(stamp) = stamp
+            && let Some(hit) =
+                lock(&self.seen).iter().find(|s| &s.0 == goal && s.1 == limit && s.2 == stamp)
+        {
+            return hit.3;
+        }
+        let best = match cache.best_entries_within(goal, limit) {
+            Ok(best) => best,
+            Err(e) => {
+                self.warn(&e.to_string());
+                return None;
+            }
+        };
+        let settled = |t: SystemTime| {
+            SystemTime::now().duration_since(t).is_ok_and(|d| d >= Duration::from_secs(1))
+        };
+        if let Some(stamp) = stamp.filter(|&t| settled(t)) {
+            let mut seen = lock(&self.seen);
+            seen.retain(|s| !(&s.0 == goal && s.1 == limit));
+            if seen.len() >= SEEN_KEPT {
+                seen.remove(0);
+            }
+            seen.push((goal.clone(), limit, stamp, best));
+        }
+        best
     }
 
     /// The size of the strongest database for `goal` held (its image) or cached (its file),
