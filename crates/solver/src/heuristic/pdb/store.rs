@@ -1014,4 +1014,45 @@ mod tests {
         assert!(s.notes.is_empty(), "{:?}", s.notes);
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// What a store remembers of the cache never hides a file saved after it: a stronger
+    /// database saved into a directory it had listed (and remembered, the directory's time
+    /// set back so that the listing counts as settled) is found and loaded.
+    #[test]
+    fn a_remembered_listing_of_the_cache_never_hides_a_newer_file() {
+        let dir = std::env::temp_dir().join(format!("npuzzle-store-seen-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::new(3, 4).unwrap());
+        let goal = goal.unwrap();
+        let cache = Cache::new(&dir);
+        let build = |spec: &str| {
+            let partition = crate::heuristic::pdb::Partition::parse(spec, &goal).unwrap();
+            Database::build(&goal, &partition, 1, &|_| {}, None).unwrap()
+        };
+        let small = build("4-4-3");
+        cache.save(&small).unwrap();
+        let settle = || {
+            let past = SystemTime::now() - Duration::from_secs(60);
+            std::fs::File::open(&dir).unwrap().set_modified(past).unwrap();
+        };
+        settle();
+        let store = Store::new(Some(Cache::new(&dir)));
+        let bytes = small.bytes().len() as u64;
+        assert_eq!(store.bytes_to_load(&goal), Some(bytes));
+        assert_eq!(lock(&store.seen).len(), 1, "a settled listing is remembered");
+        assert_eq!(store.find(&goal).map(|d| d.partition().groups().len()), Some(3));
+        assert_eq!(store.bytes_to_load(&goal), Some(0));
+        // A stronger one saved by another process: the directory changed, so it is seen.
+        let strong = build("6-5");
+        cache.save(&strong).unwrap();
+        assert_eq!(store.bytes_to_load(&goal), Some(strong.bytes().len() as u64));
+        assert_eq!(store.find(&goal).map(|d| d.partition().groups().len()), Some(2));
+        assert_eq!(store.bytes_to_load(&goal), Some(0));
+        // Remembered again once settled, and still right.
+        settle();
+        assert_eq!(store.bytes_to_load(&goal), Some(0));
+        assert_eq!(store.stronger_than(&goal, &small), Some(strong.bytes().len() as u64));
+        assert_eq!(store.stronger_than(&goal, &strong), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
