@@ -425,7 +425,15 @@
 //! compaction) saved about 100 moves of 35,000 within 1 s: the beam's path is short
 //! stretch by stretch but for its end game and the mended tail, which the windows now go
 //! over first (`BIG_END_FIRST`). Two independent beams (`twin_beams`) did better than
-//! both.
+//! both. Nor did the two beams going with the winner (2026-12-03, `winners::experiment`,
+//! eight seeded 32x32 boards, widths of 96): both beams run `L` layers from the same
+//! position, and both start the next stretch from the end of the one whose length plus its
+//! bound left (the linear conflicts'), weighed at the two stretches' own moves per unit of
+//! bound taken off, is the smaller. If a draw's excess were spread evenly along its path,
+//! keeping the better of two every stretch would save several times what keeping the
+//! better of two whole paths saves; it gave 1.892, 1.862 and 1.872 times Manhattan at `L`
+//! 512, 1,024 and 2,048, against 1.867 for the two independent beams (not measured apart:
+//! each stretch's beams start from a single position, not a layer).
 //!
 //! Nor does an uneven width pay on big boards (2026-12-02, `big_widths::experiment`, three
 //! seeded 32x32 boards, widths fixed, 96 on average): half of it while the Manhattan
@@ -2974,6 +2982,123 @@ mod big_widths {
                 ratio / k,
                 secs / k
             );
+        }
+    }
+}
+
+/// Measures two beams at once that go with the winner every `L` layers (both start each
+/// stretch from the better one's end) against two independent beams, the shorter kept.
+#[cfg(test)]
+mod winners {
+    use super::*;
+    use npuzzle_core::{Goal, Scrambler};
+
+    /// The two beams' stretch from `pos`: each one's path (and whether it reached the goal).
+    fn stretch(
+        pos: &Board,
+        goal: &Board,
+        width: usize,
+        seeds: [u64; 2],
+        l: usize,
+    ) -> [beam::Reach; 2] {
+        let meter = Meter::unlimited();
+        let run =
+            |seed| beam::reach_by(pos, goal, width, seed, l, 1, &meter, BIG_WEIGHTS, None, None);
+        std::thread::scope(|s| {
+            let other = s.spawn(|| run(seeds[1]));
+            let mine = run(seeds[0]);
+            [mine, other.join().unwrap()]
+        })
+    }
+
+    #[test]
+    #[ignore = "a measurement"]
+    fn experiment() {
+        let side: usize = std::env::var("SIDE").map_or(32, |s| s.parse().unwrap());
+        let goal = Goal::BlankLast.board(Size::new(side, side).unwrap()).unwrap();
+        let settings = Settings::new(Budget::for_duration(Duration::from_secs(3600)));
+        let meter = Meter::unlimited();
+        let boards: usize = std::env::var("BOARDS").map_or(3, |s| s.parse().unwrap());
+        let width: usize = std::env::var("W").map_or(96, |s| s.parse().unwrap());
+        let eval = heuristic::Evaluator::new(&goal);
+        for l in std::env::var("L").unwrap().split(',') {
+            let l: usize = l.parse().unwrap();
+            let (mut ratio, mut secs) = (0.0, 0.0);
+            let mut each = Vec::new();
+            for seed in 0..boards as u64 {
+                let board = Scrambler::new(100 + seed).solvable(&goal);
+                let md = eval.manhattan(board.tiles());
+                let t = Instant::now();
+                let path = if l == 0 {
+                    // Two independent beams, the shorter kept (as `twin_beams`).
+                    let finish = Some((Instant::now() + Duration::from_secs(3600), width));
+                    twin_beams(
+                        &board,
+                        &goal,
+                        width,
+                        1,
+                        1_000_000,
+                        &meter,
+                        BIG_WEIGHTS,
+                        finish,
+                        None,
+                        &settings,
+                    )
+                    .unwrap()
+                    .0
+                } else {
+                    let (mut pos, mut path, mut k) = (board.clone(), Vec::new(), 0u64);
+                    loop {
+                        k += 1;
+                        let seeds = [k * 2, k * 2 + 1];
+                        let [a, b] = stretch(&pos, &goal, width, seeds, l);
+                        let goal_path = |r: &beam::Reach| match r {
+                            beam::Reach::Goal(p) => Some(p.clone()),
+                            _ => None,
+                        };
+                        if let Some(p) = [goal_path(&a), goal_path(&b)]
+                            .into_iter()
+                            .flatten()
+                            .min_by_key(Vec::len)
+                        {
+                            path.extend(p);
+                            break;
+                        }
+                        let end = |r: &beam::Reach| {
+                            let beam::Reach::Closest(p) = r else { unreachable!() };
+                            let mut e = pos.clone();
+                            for &m in p {
+                                e.apply(m).unwrap();
+                            }
+                            (p.len(), eval.value(e.tiles()), e)
+                        };
+                        let (ea, eb) = (end(&a), end(&b));
+                        let h0 = eval.value(pos.tiles());
+                        let fell = (h0.saturating_sub(ea.1) + h0.saturating_sub(eb.1)).max(1);
+                        let c = (ea.0 + eb.0) as f64 / f64::from(fell);
+                        let cost = |e: &(usize, u32, Board)| e.0 as f64 + c * f64::from(e.1);
+                        let (win, reach) = if cost(&eb) < cost(&ea) { (eb, b) } else { (ea, a) };
+                        if win.0 + beam::STALL_LAYERS < l {
+                            // It stalled: finished as a plain beam's end is.
+                            let (rest, _) =
+                                end_beam(&pos, &goal, reach, width, &settings, &meter).unwrap();
+                            path.extend(rest);
+                            break;
+                        }
+                        let beam::Reach::Closest(p) = reach else { unreachable!() };
+                        path.extend(p);
+                        pos = win.2;
+                    }
+                    path
+                };
+                secs += t.elapsed().as_secs_f64();
+                assert!(replays(&board, &goal, &path));
+                let r = path.len() as f64 / f64::from(md);
+                ratio += r;
+                each.push(format!("{r:.3}"));
+            }
+            let k = boards as f64;
+            eprintln!("L {l} width {width}: ratio {:.3} secs {:.3} {each:?}", ratio / k, secs / k);
         }
     }
 }
