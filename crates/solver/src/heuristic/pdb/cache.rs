@@ -58,6 +58,19 @@ pub struct CachedFile {
     pub header: Result<(Board, Partition), FileError>,
 }
 
+/// A cached file that may serve a goal ([`Cache::candidates_within`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// Its tables' entries, over every group (the more, the stronger).
+    pub entries: u64,
+    /// Its length in bytes.
+    pub bytes: u64,
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its partition, as its header says.
+    pub partition: Partition,
+}
+
 /// One file checked by [`Cache::verify`]: its path, and the database or why it is unsound.
 pub type Verified = (PathBuf, Result<Database, CacheError>);
 
@@ -401,18 +414,25 @@ impl Cache {
         fs::metadata(path).ok().map(|m| m.len())
     }
 
-    /// The entries and file size of the database [`Cache::best_within`] tries first for
-    /// `goal` and `limit`, if any.
+    /// The cached files for `goal` covering every tile, of at most `limit` bytes, in the
+    /// order [`Cache::best_within`] tries them (the most entries first); headers read, data
+    /// not checked.
     ///
     /// # Errors
     /// [`CacheError::Io`] when the directory exists but cannot be read.
-    pub fn best_entries_within(
+    pub fn candidates_within(
         &self,
         goal: &Board,
         limit: Option<u64>,
-    ) -> Result<Option<(u64, u64)>, CacheError> {
-        let first = self.candidates(goal, limit)?.into_iter().next();
-        Ok(first.and_then(|(entries, path, _)| fs::metadata(path).ok().map(|m| (entries, m.len()))))
+    ) -> Result<Vec<Candidate>, CacheError> {
+        Ok(self
+            .candidates(goal, limit)?
+            .into_iter()
+            .filter_map(|(entries, path, partition)| {
+                let bytes = fs::metadata(&path).ok()?.len();
+                Some(Candidate { entries, bytes, path, partition })
+            })
+            .collect())
     }
 
     /// The cached files for `goal` covering every tile, of at most `limit` bytes, the

@@ -123,7 +123,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use npuzzle_core::{Board, Size};
 use thiserror::Error;
 
-pub use cache::{Cache, CacheError, CachedFile, DEFAULT_CAP, Verified};
+pub use cache::{Cache, CacheError, CachedFile, Candidate, DEFAULT_CAP, Verified};
 pub use file::{Encoding, FORMAT_VERSION, FileError};
 pub use pattern::{MAX_CELLS, MAX_ENTRIES, Partition, PartitionError, entries};
 pub use rank::MAX_PATTERN_TILES;

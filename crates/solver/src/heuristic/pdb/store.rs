@@ -18,14 +18,14 @@
 //!
 //! The library reads no environment: the caller names the cache directory.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use npuzzle_core::Board;
 
-use super::{Cache, CacheError, Database, Partition, Progress};
+use super::{Cache, CacheError, Candidate, Database, Partition, Progress};
 use crate::engine::twentyfour::Tables;
 use crate::heuristic::frame::Frame;
 
@@ -100,13 +100,31 @@ pub struct Store {
     /// The cached files being loaded on a thread of their own ([`Store::find_until`],
     /// [`Store::twentyfour_at_hand_until`]), each with the flag its load raises when it ends.
     loading: Mutex<Vec<(String, Arc<AtomicBool>)>>,
-    /// The strongest cached files last found ([`Store::cached_best`]).
+    /// The cached files last listed ([`Store::cached_best`]).
     seen: Mutex<Vec<Seen>>,
+    /// Cached files that failed to load, with what identified them then
+    /// ([`Store::set_aside`]).
+    aside: Mutex<Vec<(PathBuf, Option<FileStamp>)>>,
 }
 
-/// The strongest cached file for a goal within a limit, as last found: the goal, the limit,
-/// the cache directory's modification time then, and the file's entries and size.
-type Seen = (Board, Option<u64>, SystemTime, Option<(u64, u64)>);
+/// The cached files for a goal within a limit, as last listed: the goal, the limit, the
+/// cache directory's modification time then, and the files, strongest first.
+type Seen = (Board, Option<u64>, SystemTime, Vec<Candidate>);
+
+/// What tells one version of a file from another: its modification time, length and (on
+/// Unix) inode. A file replaced by rename has a new inode even when the clock's coarse
+/// steps give it the same time.
+type FileStamp = (SystemTime, u64, u64);
+
+/// The file's [`FileStamp`], `None` when it cannot be read.
+fn file_stamp(path: &Path) -> Option<FileStamp> {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some((m.modified().ok()?, m.len(), inode))
+}
 
 /// How many of [`Seen`] a store remembers.
 const SEEN_KEPT: usize = 64;
@@ -131,9 +149,9 @@ pub struct NotLoaded {
 enum Pick {
     /// A database held in memory.
     Held(Database),
-    /// The strongest cached file within the limit, stronger than any held: its goal (the
-    /// goal asked for or its frame's), entries and size.
-    Cached { goal: Board, entries: u64, bytes: u64 },
+    /// The strongest cached file within the limit, stronger than any held, and the goal it
+    /// is for (the goal asked for or its frame's).
+    Cached(Board, Candidate),
 }
 
 impl std::fmt::Debug for Store {
@@ -166,6 +184,7 @@ impl Store {
             pending: Mutex::new(Vec::new()),
             loading: Mutex::new(Vec::new()),
             seen: Mutex::new(Vec::new()),
+            aside: Mutex::new(Vec::new()),
         }
     }
 
@@ -269,24 +288,47 @@ impl Store {
     /// loaded a small one under a tight limit loads the strong one for a later, roomier
     /// request, where it kept to the small one before).
     pub fn find_within(&self, goal: &Board, limit: Option<u64>) -> Option<Database> {
-        match self.pick(goal, limit)? {
-            Pick::Held(db) => Some(db),
-            Pick::Cached { goal: g, .. } => {
-                let cache = self.cache.as_ref()?;
-                let mut warn = |w: &str| self.warn(w);
-                match cache.best_within(&g, limit, &mut warn) {
-                    Ok(Some(db)) => {
-                        self.hold(db.clone());
-                        Some(db)
-                    }
-                    Ok(None) => self.held_any(goal),
-                    Err(e) => {
-                        self.warn(&e.to_string());
-                        self.held_any(goal)
+        // Each turn either returns or sets a file aside; a few turns at most.
+        for _ in 0..SEEN_KEPT {
+            match self.pick(goal, limit)? {
+                Pick::Held(db) => return Some(db),
+                Pick::Cached(g, file) => {
+                    let cache = self.cache.as_ref()?;
+                    match cache.load(&g, &file.partition) {
+                        Ok(Some(db)) => {
+                            self.hold(db.clone());
+                            return Some(db);
+                        }
+                        // Not under the name its header gives (a stale name): not used.
+                        Ok(None) => self.set_aside(&file.path),
+                        Err(e) => {
+                            self.warn(&format!("{e}; ignoring it"));
+                            self.set_aside(&file.path);
+                        }
                     }
                 }
             }
         }
+        self.held_any(goal)
+    }
+
+    /// Leaves the cached file at `path` out of [`Store::pick`] until it changes (a file
+    /// that failed to load was loaded again, checksum and all, by every solve after).
+    fn set_aside(&self, path: &Path) {
+        let stamp = file_stamp(path);
+        let mut aside = lock(&self.aside);
+        aside.retain(|(p, _)| p != path);
+        if aside.len() >= SEEN_KEPT {
+            aside.remove(0);
+        }
+        aside.push((path.to_path_buf(), stamp));
+    }
+
+    /// Whether the file at `path` was set aside and has not changed since.
+    fn is_aside(&self, path: &Path) -> bool {
+        let aside = lock(&self.aside);
+        let Some((_, stamp)) = aside.iter().find(|(p, _)| p == path) else { return false };
+        *stamp == file_stamp(path)
     }
 
     /// The strongest database held for `goal`, else for its frame's goal.
@@ -299,16 +341,12 @@ impl Store {
     /// more entries. Files are not opened (their headers are read).
     fn pick(&self, goal: &Board, limit: Option<u64>) -> Option<Pick> {
         let held = self.held_any(goal);
-        let cached = [goal, Frame::new(goal).goal()].into_iter().find_map(|g| {
-            self.cached_best(g, limit).map(|(entries, bytes)| Pick::Cached {
-                goal: g.clone(),
-                entries,
-                bytes,
-            })
-        });
+        let cached = [goal, Frame::new(goal).goal()]
+            .into_iter()
+            .find_map(|g| self.cached_best(g, limit).map(|file| Pick::Cached(g.clone(), file)));
         match (held, cached) {
-            (Some(db), Some(Pick::Cached { entries, .. }))
-                if entries <= db.partition().entries(db.size().cells()) =>
+            (Some(db), Some(Pick::Cached(_, file)))
+                if file.entries <= db.partition().entries(db.size().cells()) =>
             {
                 Some(Pick::Held(db))
             }
@@ -317,41 +355,46 @@ impl Store {
         }
     }
 
-    /// The entries and size of the strongest cached file for `goal` within `limit`
-    /// ([`Cache::best_entries_within`]), remembered while the cache directory is unchanged:
+    /// The strongest cached file for `goal` within `limit` ([`Cache::candidates_within`])
+    /// not set aside, from a listing remembered while the cache directory is unchanged:
     /// every solve over a held database asks (is a stronger one cached?), and reading the
     /// headers of every file of the cache for it would cost a short solve several per cent.
     /// Files are only ever added, replaced (by rename) or removed, each of which changes the
     /// directory's modification time; a listing made within a second of that time is not
     /// remembered (the time's steps are coarse).
-    fn cached_best(&self, goal: &Board, limit: Option<u64>) -> Option<(u64, u64)> {
+    fn cached_best(&self, goal: &Board, limit: Option<u64>) -> Option<Candidate> {
         let cache = self.cache.as_ref()?;
         let stamp = std::fs::metadata(cache.dir()).and_then(|m| m.modified()).ok();
-        if let Some(stamp) = stamp
-            && let Some(hit) =
-                lock(&self.seen).iter().find(|s| &s.0 == goal && s.1 == limit && s.2 == stamp)
-        {
-            return hit.3;
-        }
-        let best = match cache.best_entries_within(goal, limit) {
-            Ok(best) => best,
-            Err(e) => {
-                self.warn(&e.to_string());
-                return None;
+        let remembered = stamp.and_then(|stamp| {
+            let seen = lock(&self.seen);
+            let hit = seen.iter().find(|s| &s.0 == goal && s.1 == limit && s.2 == stamp)?;
+            Some(hit.3.clone())
+        });
+        let files = match remembered {
+            Some(files) => files,
+            None => {
+                let files = match cache.candidates_within(goal, limit) {
+                    Ok(files) => files,
+                    Err(e) => {
+                        self.warn(&e.to_string());
+                        return None;
+                    }
+                };
+                let settled = |t: SystemTime| {
+                    SystemTime::now().duration_since(t).is_ok_and(|d| d >= Duration::from_secs(1))
+                };
+                if let Some(stamp) = stamp.filter(|&t| settled(t)) {
+                    let mut seen = lock(&self.seen);
+                    seen.retain(|s| !(&s.0 == goal && s.1 == limit));
+                    if seen.len() >= SEEN_KEPT {
+                        seen.remove(0);
+                    }
+                    seen.push((goal.clone(), limit, stamp, files.clone()));
+                }
+                files
             }
         };
-        let settled = |t: SystemTime| {
-            SystemTime::now().duration_since(t).is_ok_and(|d| d >= Duration::from_secs(1))
-        };
-        if let Some(stamp) = stamp.filter(|&t| settled(t)) {
-            let mut seen = lock(&self.seen);
-            seen.retain(|s| !(&s.0 == goal && s.1 == limit));
-            if seen.len() >= SEEN_KEPT {
-                seen.remove(0);
-            }
-            seen.push((goal.clone(), limit, stamp, best));
-        }
-        best
+        files.into_iter().find(|f| !self.is_aside(&f.path))
     }
 
     /// The size of the strongest database for `goal` held (its image) or cached (its file),
@@ -361,7 +404,7 @@ impl Store {
         let entries = |d: &Database| d.partition().entries(d.size().cells());
         match self.pick(goal, None)? {
             Pick::Held(best) => (entries(&best) > entries(db)).then_some(best.bytes().len() as u64),
-            Pick::Cached { entries: e, bytes, .. } => (e > entries(db)).then_some(bytes),
+            Pick::Cached(_, file) => (file.entries > entries(db)).then_some(file.bytes),
         }
     }
 
@@ -490,7 +533,7 @@ impl Store {
     pub fn bytes_to_load_within(&self, goal: &Board, limit: Option<u64>) -> Option<u64> {
         match self.pick(goal, limit)? {
             Pick::Held(_) => Some(0),
-            Pick::Cached { bytes, .. } => Some(bytes),
+            Pick::Cached(_, file) => Some(file.bytes),
         }
     }
 
@@ -1053,6 +1096,53 @@ mod tests {
         assert_eq!(store.bytes_to_load(&goal), Some(0));
         assert_eq!(store.stronger_than(&goal, &small), Some(strong.bytes().len() as u64));
         assert_eq!(store.stronger_than(&goal, &strong), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A damaged cached file stronger than the database held is tried once, warned of, and
+    /// then left alone (it was tried again on every solve, its checksum read whole each
+    /// time) until it is replaced; the held one serves meanwhile.
+    #[test]
+    fn a_damaged_stronger_file_is_tried_once_until_it_is_replaced() {
+        let dir = std::env::temp_dir().join(format!("npuzzle-store-bad-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::new(3, 4).unwrap());
+        let goal = goal.unwrap();
+        let cache = Cache::new(&dir);
+        let build = |spec: &str| {
+            let partition = crate::heuristic::pdb::Partition::parse(spec, &goal).unwrap();
+            Database::build(&goal, &partition, 1, &|_| {}, None).unwrap()
+        };
+        let (small, strong) = (build("4-4-3"), build("6-5"));
+        cache.save(&small).unwrap();
+        let strong_path = cache.save(&strong).unwrap();
+        // Damaged past its header: the listing sees a sound header, the load the checksum.
+        let mut bytes = std::fs::read(&strong_path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0xFF;
+        std::fs::write(&strong_path, &bytes).unwrap();
+        let warnings = Arc::new(Mutex::new(Vec::<String>::new()));
+        struct Keep(Arc<Mutex<Vec<String>>>);
+        impl Report for Keep {
+            fn warn(&self, text: &str) {
+                lock(&self.0).push(text.to_string());
+            }
+        }
+        let store =
+            Store::new(Some(Cache::new(&dir))).with_report(Arc::new(Keep(Arc::clone(&warnings))));
+        let found = store.find(&goal).unwrap();
+        assert_eq!(found.partition().groups().len(), 3);
+        assert_eq!(lock(&warnings).len(), 1, "{:?}", lock(&warnings));
+        assert!(lock(&warnings)[0].contains("ignoring it"), "{:?}", lock(&warnings));
+        // Left alone from now on: the held small one serves, with nothing to load.
+        assert_eq!(store.bytes_to_load(&goal), Some(0));
+        assert_eq!(store.stronger_than(&goal, &found), None);
+        assert_eq!(store.find(&goal).unwrap().partition().groups().len(), 3);
+        // Replaced by a sound one (a rebuild elsewhere): loaded.
+        cache.save(&strong).unwrap();
+        assert_eq!(store.bytes_to_load(&goal), Some(strong.bytes().len() as u64));
+        assert_eq!(store.find(&goal).unwrap().partition().groups().len(), 2);
+        assert_eq!(lock(&warnings).len(), 1, "{:?}", lock(&warnings));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
