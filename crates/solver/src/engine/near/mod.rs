@@ -2939,25 +2939,33 @@ mod big_widths {
     use super::*;
     use npuzzle_core::{Goal, Scrambler};
 
-    #[test]
-    #[ignore = "a measurement"]
-    fn experiment() {
+    /// The harnesses' set-up: the goal of `SIDE` x `SIDE` (32), a budget of an hour, an
+    /// unlimited meter, and `BOARDS` (else `boards`) seeded boards of that size.
+    pub(super) fn setup(boards: usize) -> (Board, Settings, Meter, Vec<Board>) {
         let side: usize = std::env::var("SIDE").map_or(32, |s| s.parse().unwrap());
         let goal = Goal::BlankLast.board(Size::new(side, side).unwrap()).unwrap();
         let settings = Settings::new(Budget::for_duration(Duration::from_secs(3600)));
-        let meter = Meter::unlimited();
-        let boards: usize = std::env::var("BOARDS").map_or(6, |s| s.parse().unwrap());
+        let boards: usize = std::env::var("BOARDS").map_or(boards, |s| s.parse().unwrap());
+        let all = (0..boards as u64).map(|seed| Scrambler::new(100 + seed).solvable(&goal));
+        let all = all.collect();
+        (goal, settings, Meter::unlimited(), all)
+    }
+
+    #[test]
+    #[ignore = "a measurement"]
+    fn experiment() {
+        let (goal, settings, meter, all) = setup(6);
+        let boards = all.len();
         for width in std::env::var("W").unwrap().split(',') {
             let width: usize = width.parse().unwrap();
             let (mut ratio, mut secs, mut mended) = (0.0, 0.0, 0);
             let mut each = Vec::new();
-            for seed in 0..boards as u64 {
-                let board = Scrambler::new(100 + seed).solvable(&goal);
+            for board in &all {
                 let md = heuristic::Evaluator::new(&goal).manhattan(board.tiles());
                 let t = Instant::now();
                 let finish_by = Some((Instant::now() + Duration::from_secs(3600), width));
                 let reached = beam::reach_by(
-                    &board,
+                    board,
                     &goal,
                     width,
                     1,
@@ -2969,7 +2977,7 @@ mod big_widths {
                     None,
                 );
                 let (path, how) =
-                    end_beam(&board, &goal, reached, width, &settings, &meter).unwrap();
+                    end_beam(board, &goal, reached, width, &settings, &meter).unwrap();
                 secs += t.elapsed().as_secs_f64();
                 mended += usize::from(how == Finish::Mended);
                 let r = path.len() as f64 / f64::from(md);
@@ -2991,7 +2999,6 @@ mod big_widths {
 #[cfg(test)]
 mod winners {
     use super::*;
-    use npuzzle_core::{Goal, Scrambler};
 
     /// The two beams' stretch from `pos`: each one's path (and whether it reached the goal).
     fn stretch(
@@ -3014,26 +3021,22 @@ mod winners {
     #[test]
     #[ignore = "a measurement"]
     fn experiment() {
-        let side: usize = std::env::var("SIDE").map_or(32, |s| s.parse().unwrap());
-        let goal = Goal::BlankLast.board(Size::new(side, side).unwrap()).unwrap();
-        let settings = Settings::new(Budget::for_duration(Duration::from_secs(3600)));
-        let meter = Meter::unlimited();
-        let boards: usize = std::env::var("BOARDS").map_or(3, |s| s.parse().unwrap());
+        let (goal, settings, meter, all) = super::big_widths::setup(3);
+        let boards = all.len();
         let width: usize = std::env::var("W").map_or(96, |s| s.parse().unwrap());
         let eval = heuristic::Evaluator::new(&goal);
         for l in std::env::var("L").unwrap().split(',') {
             let l: usize = l.parse().unwrap();
             let (mut ratio, mut secs) = (0.0, 0.0);
             let mut each = Vec::new();
-            for seed in 0..boards as u64 {
-                let board = Scrambler::new(100 + seed).solvable(&goal);
+            for board in &all {
                 let md = eval.manhattan(board.tiles());
                 let t = Instant::now();
                 let path = if l == 0 {
                     // Two independent beams, the shorter kept (as `twin_beams`).
                     let finish = Some((Instant::now() + Duration::from_secs(3600), width));
                     twin_beams(
-                        &board,
+                        board,
                         &goal,
                         width,
                         1,
@@ -3092,7 +3095,7 @@ mod winners {
                     path
                 };
                 secs += t.elapsed().as_secs_f64();
-                assert!(replays(&board, &goal, &path));
+                assert!(replays(board, &goal, &path));
                 let r = path.len() as f64 / f64::from(md);
                 ratio += r;
                 each.push(format!("{r:.3}"));

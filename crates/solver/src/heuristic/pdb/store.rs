@@ -1058,21 +1058,28 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A fresh cache directory named after `name`, the 3x4 blank-last goal, and its 4-4-3
+    /// and 6-5 databases, built (neither saved).
+    fn two_databases(name: &str) -> (PathBuf, Board, Cache, [Database; 2]) {
+        let dir = std::env::temp_dir().join(format!("npuzzle-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::new(3, 4).unwrap());
+        let goal = goal.unwrap();
+        let build = |spec: &str| {
+            let partition = crate::heuristic::pdb::Partition::parse(spec, &goal).unwrap();
+            Database::build(&goal, &partition, 1, &|_| {}, None).unwrap()
+        };
+        let databases = [build("4-4-3"), build("6-5")];
+        let cache = Cache::new(&dir);
+        (dir, goal, cache, databases)
+    }
+
     /// What a store remembers of the cache never hides a file saved after it: a stronger
     /// database saved into a directory it had listed (and remembered, the directory's time
     /// set back so that the listing counts as settled) is found and loaded.
     #[test]
     fn a_remembered_listing_of_the_cache_never_hides_a_newer_file() {
-        let dir = std::env::temp_dir().join(format!("npuzzle-store-seen-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::new(3, 4).unwrap());
-        let goal = goal.unwrap();
-        let cache = Cache::new(&dir);
-        let build = |spec: &str| {
-            let partition = crate::heuristic::pdb::Partition::parse(spec, &goal).unwrap();
-            Database::build(&goal, &partition, 1, &|_| {}, None).unwrap()
-        };
-        let small = build("4-4-3");
+        let (dir, goal, cache, [small, strong]) = two_databases("seen");
         cache.save(&small).unwrap();
         let settle = || {
             let past = SystemTime::now() - Duration::from_secs(60);
@@ -1086,7 +1093,6 @@ mod tests {
         assert_eq!(store.find(&goal).map(|d| d.partition().groups().len()), Some(3));
         assert_eq!(store.bytes_to_load(&goal), Some(0));
         // A stronger one saved by another process: the directory changed, so it is seen.
-        let strong = build("6-5");
         cache.save(&strong).unwrap();
         assert_eq!(store.bytes_to_load(&goal), Some(strong.bytes().len() as u64));
         assert_eq!(store.find(&goal).map(|d| d.partition().groups().len()), Some(2));
@@ -1104,16 +1110,7 @@ mod tests {
     /// time) until it is replaced; the held one serves meanwhile.
     #[test]
     fn a_damaged_stronger_file_is_tried_once_until_it_is_replaced() {
-        let dir = std::env::temp_dir().join(format!("npuzzle-store-bad-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let goal = npuzzle_core::Goal::BlankLast.board(npuzzle_core::Size::new(3, 4).unwrap());
-        let goal = goal.unwrap();
-        let cache = Cache::new(&dir);
-        let build = |spec: &str| {
-            let partition = crate::heuristic::pdb::Partition::parse(spec, &goal).unwrap();
-            Database::build(&goal, &partition, 1, &|_| {}, None).unwrap()
-        };
-        let (small, strong) = (build("4-4-3"), build("6-5"));
+        let (dir, goal, cache, [small, strong]) = two_databases("bad");
         cache.save(&small).unwrap();
         let strong_path = cache.save(&strong).unwrap();
         // Damaged past its header: the listing sees a sound header, the load the checksum.
