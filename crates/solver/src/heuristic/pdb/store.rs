@@ -216,12 +216,23 @@ impl Store {
         self.cache.as_ref()
     }
 
-    /// Holds `db` from now on (a database loaded or built by the caller).
+    /// Holds `db` from now on (a database loaded or built by the caller). A weaker one held
+    /// for the same goal is let go: the stronger serves every request it would (a held
+    /// database is used whatever its size), so the process does not keep both (a session
+    /// that loaded a 6-6-3 under a tight limit, then the 7-8, kept the 12 MB of the first).
+    /// Searches using the weaker one keep it until they end.
     pub fn hold(&self, db: Database) {
         let mut held = lock(&self.held);
-        if !held.iter().any(|d| d.goal() == db.goal() && d.partition() == db.partition()) {
-            held.push(db);
+        if held.iter().any(|d| d.goal() == db.goal() && d.partition() == db.partition()) {
+            return;
         }
+        if db.covers_every_tile() {
+            let entries = |d: &Database| d.partition().entries(d.size().cells());
+            held.retain(|d| {
+                !(d.goal() == db.goal() && d.covers_every_tile() && entries(d) < entries(&db))
+            });
+        }
+        held.push(db);
     }
 
     /// What the store holds and builds.
