@@ -126,6 +126,11 @@ fn file_stamp(path: &Path) -> Option<FileStamp> {
     Some((m.modified().ok()?, m.len(), inode))
 }
 
+/// A database's strength, as the cache ranks its files: its partition's entries.
+fn strength(db: &Database) -> u64 {
+    db.partition().entries(db.size().cells())
+}
+
 /// How many of [`Seen`] a store remembers.
 const SEEN_KEPT: usize = 64;
 
@@ -227,9 +232,8 @@ impl Store {
             return;
         }
         if db.covers_every_tile() {
-            let entries = |d: &Database| d.partition().entries(d.size().cells());
             held.retain(|d| {
-                !(d.goal() == db.goal() && d.covers_every_tile() && entries(d) < entries(&db))
+                !(d.goal() == db.goal() && d.covers_every_tile() && strength(d) < strength(&db))
             });
         }
         held.push(db);
@@ -295,9 +299,9 @@ impl Store {
     /// [`Store::find`], loading from the cache only a file of at most `limit` bytes (the
     /// strongest of those): for a memory limit the strongest cached one does not fit in. A
     /// database held already is used whatever its size (it adds nothing), unless a cached
-    /// one within `limit` is stronger: then that one is loaded and held too (a process that
-    /// loaded a small one under a tight limit loads the strong one for a later, roomier
-    /// request, where it kept to the small one before).
+    /// one within `limit` is stronger: then that one is loaded and held in its place (a
+    /// process that loaded a small one under a tight limit loads the strong one for a later,
+    /// roomier request, where it kept to the small one before; see [`Store::hold`]).
     pub fn find_within(&self, goal: &Board, limit: Option<u64>) -> Option<Database> {
         // Each turn either returns or sets a file aside; a few turns at most.
         for _ in 0..SEEN_KEPT {
@@ -356,9 +360,7 @@ impl Store {
             .into_iter()
             .find_map(|g| self.cached_best(g, limit).map(|file| Pick::Cached(g.clone(), file)));
         match (held, cached) {
-            (Some(db), Some(Pick::Cached(_, file)))
-                if file.entries <= db.partition().entries(db.size().cells()) =>
-            {
+            (Some(db), Some(Pick::Cached(_, file))) if file.entries <= strength(&db) => {
                 Some(Pick::Held(db))
             }
             (Some(db), None) => Some(Pick::Held(db)),
@@ -412,10 +414,11 @@ impl Store {
     /// whatever the memory limit, when it is stronger than `db`: what a memory limit kept
     /// from the solve that used `db`.
     pub fn stronger_than(&self, goal: &Board, db: &Database) -> Option<u64> {
-        let entries = |d: &Database| d.partition().entries(d.size().cells());
         match self.pick(goal, None)? {
-            Pick::Held(best) => (entries(&best) > entries(db)).then_some(best.bytes().len() as u64),
-            Pick::Cached(_, file) => (file.entries > entries(db)).then_some(file.bytes),
+            Pick::Held(best) => {
+                (strength(&best) > strength(db)).then_some(best.bytes().len() as u64)
+            }
+            Pick::Cached(_, file) => (file.entries > strength(db)).then_some(file.bytes),
         }
     }
 
