@@ -405,13 +405,7 @@ impl Cache {
     /// The size of the file [`Cache::best`] tries first for `goal`, if any: what loading it
     /// would add to the process.
     pub fn best_bytes(&self, goal: &Board) -> Option<u64> {
-        self.best_bytes_within(goal, None)
-    }
-
-    /// The size of the file [`Cache::best_within`] tries first for `goal` and `limit`.
-    pub fn best_bytes_within(&self, goal: &Board, limit: Option<u64>) -> Option<u64> {
-        let (_, path, _) = self.candidates(goal, limit).ok()?.into_iter().next()?;
-        fs::metadata(path).ok().map(|m| m.len())
+        Some(self.candidates_within(goal, None).ok()?.first()?.bytes)
     }
 
     /// The cached files for `goal` covering every tile, of at most `limit` bytes, in the
