@@ -2480,7 +2480,9 @@ mod tests {
 
     /// A board beyond `MAX_CELLS` (80x80, and 100x41) is peeled by the reduction solver down
     /// to a region of at most `MAX_CELLS` cells, which the engine solves: the answer
-    /// replays, its bound is the board's own, and it says which region.
+    /// replays, its bound is the board's own, and it says which region. (How large a region
+    /// follows this machine's pace: `the_time_left_and_the_pace_set_the_region` checks the
+    /// arithmetic.)
     #[test]
     fn boards_beyond_the_largest_are_peeled_down_to_it() {
         for (w, h) in [(80, 80), (100, 41)] {
@@ -2490,9 +2492,12 @@ mod tests {
             let bound = heuristic::Evaluator::new(&goal).value(board.tiles());
             assert_eq!(a.lower_bound, u64::from(bound));
             let (rw, rh) = a.peeled.expect("peeled");
-            // Within 3 s, a region of at most `1024 x 3^0.4` cells (`region_for`).
-            assert!(rw * rh <= 1589 && rw * rh > PEEL_FLOOR / 2, "{rw}x{rh}");
-            assert!(rw <= w && rh <= h);
+            // Within 3 s, a region of `1024 x 3^0.4` cells (`region_for`) at the reference
+            // pace, more on a faster machine (40x40 on 2026-12-04, where a bound of 1,589
+            // cells failed), less on a slower one: never the whole board, never beyond
+            // `MAX_CELLS`.
+            assert!(rw * rh <= MAX_CELLS && rw * rh > PEEL_FLOOR / 2, "{rw}x{rh}");
+            assert!(rw <= w && rh <= h && rw * rh < w * h);
         }
     }
 
