@@ -654,10 +654,14 @@ pub(crate) fn reach_by(
     let hash = ctx.zobrist.hash(&tiles);
     // Positions kept lately, in a lossy direct-mapped table (a slot per hash's low bits,
     // overwritten by later ones): enough to keep a narrow beam from going round in circles,
-    // without the cost of a set of every position (see the module docs).
+    // without the cost of a set of every position (see the module docs). A slot holds the
+    // hash's high 32 bits (`recent_tag`; a false match, one in four billion, only drops a
+    // child): with whole hashes the table's stores and loads were about a tenth of a beam's
+    // time on 32x32, and with half the bytes the same paths took 0.723 s a board against
+    // 0.732 (medians of five alternating runs, `W=96 BOARDS=3 ... big_widths::experiment`).
     let slots = width.max(1).saturating_mul(16).next_power_of_two().clamp(1 << 12, 1 << 20);
-    let mut recent = vec![0u64; slots];
-    recent[hash as usize & (slots - 1)] = hash;
+    let mut recent = vec![0u32; slots];
+    recent[hash as usize & (slots - 1)] = recent_tag(hash);
     let values = vec![(md0, ctx.eval.value(&tiles) - md0, ctx.eval.squares(&tiles))];
     // Each node's conflicts per line (`Evaluator::lines`) follow its cells in its slot, so
     // that a child counts only the line its move changes, after the move (counting a line
@@ -707,6 +711,13 @@ impl Drop for Quit<'_> {
     }
 }
 
+/// What the table of recent positions keeps of a hash in its slot (chosen by the hash's low
+/// bits): its high 32 bits.
+#[inline]
+fn recent_tag(hash: u64) -> u32 {
+    (hash >> 32) as u32
+}
+
 /// What every layer of a beam shares: the board's tables and the ranking.
 struct Context {
     eval: Evaluator,
@@ -747,7 +758,7 @@ struct Layer {
     /// The move that made each node (`u8::MAX`: none).
     last: Vec<u8>,
     /// The lossy table of positions kept lately.
-    recent: Vec<u64>,
+    recent: Vec<u32>,
     /// The cell the blank is drawn to, when the beam has not progressed for a while
     /// ([`PULL_AFTER`]).
     pull: Option<(u32, u32)>,
@@ -920,7 +931,7 @@ fn expand(ctx: &Context, layer: &Layer, range: std::ops::Range<usize>, out: &mut
             let Some(from) = ctx.next.of(blank, m) else { continue };
             let tile = state[from];
             let hash = ctx.zobrist.moved(layer.hashes[i], tile, from, blank);
-            if layer.recent[hash as usize & mask] == hash {
+            if layer.recent[hash as usize & mask] == recent_tag(hash) {
                 continue;
             }
             let (before, after) = (ctx.eval.distance(tile, from), ctx.eval.distance(tile, blank));
@@ -1379,7 +1390,7 @@ fn layers(
             new_blanks.push(c.blank);
             new_values.push((c.md, c.lc, c.sq));
             new_hashes.push(c.hash);
-            layer.recent[c.hash as usize & mask] = c.hash;
+            layer.recent[c.hash as usize & mask] = recent_tag(c.hash);
             parents.push(c.parent);
             moves.push(c.mv);
         }
