@@ -657,8 +657,9 @@ pub(crate) fn reach_by(
     // without the cost of a set of every position (see the module docs). A slot holds the
     // hash's high 32 bits (`recent_tag`; a false match, one in four billion, only drops a
     // child): with whole hashes the table's loads and stores drew about 7 % of a beam's
-    // samples on 32x32 (perf), and with half the bytes the same paths took 0.723 s a board against
-    // 0.732 (medians of five alternating runs, `W=96 BOARDS=3 ... big_widths::experiment`).
+    // samples on 32x32 (perf), and with half the bytes the same paths took 0.723 s a board
+    // against 0.732 (medians of five alternating runs, `W=96 BOARDS=3 ...
+    // big_widths::experiment`).
     let slots = width.max(1).saturating_mul(16).next_power_of_two().clamp(1 << 12, 1 << 20);
     let mut recent = vec![0u32; slots];
     recent[hash as usize & (slots - 1)] = recent_tag(hash);
