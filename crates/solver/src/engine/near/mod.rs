@@ -307,6 +307,20 @@
 //! and 133.30 for the best of twelve (`4:5:1`, `4:10:1`, `12:15:1`, `2:3:1`, `8:5:1`, `6:5:1`,
 //! each both ways), against 131.70 for the plain solve and 126.60 for DeepCubeA.
 //!
+//! Nor does the beam lose its alternatives too soon (2026-12-04, in a scratch copy of the
+//! beam, DeepCubeA's first 20 35-puzzles, one beam of 5,000 forward with the plain windows,
+//! `near::experiment`: 136.90 moves as it is). Its lineages do not collapse: of a layer's
+//! 5,000 nodes, about 600 still descend from distinct nodes of 10 layers before and about
+//! 170 from distinct nodes of 20 layers before; at a width of 20,000, 100 to 145 from 40
+//! layers before and 17 from 80. Capping each lineage (every `G` layers the nodes become
+//! roots, and a layer keeps at most `width / q` descendants of any root of the reset before
+//! the last) gave 137.10 at `G` = 10, `q` = 4, 136.20 at 20 and 4, 137.70 at 20 and 16,
+//! 138.30 at 40 and 8: noise around 136.90. Nor does a ranking that changes along the way
+//! (the weights switched once the best Manhattan distance of a layer falls below a share of
+//! the board's): `4:5:1` then `8:10:1` (the squares half as heavy) from a half 138.60,
+//! `4:5:2` from a half 139.40, `4:5:0` from three tenths 138.80, `4:5:2` then `4:5:1` from
+//! a half 138.50 and from three tenths 139.10, `2:3:1` then `4:5:1` 138.00: all longer.
+//!
 //! Nor is there much left to gain inside the path. On 6x6 the windows whose blank stays
 //! inside one 5x5 block and ends in a corner of it are 24-puzzles between their ends
 //! (the tiles outside the block do not move), which Korf & Felner's tables solve
