@@ -924,14 +924,24 @@ const PLAIN_SHARE: f64 = 0.3;
 /// allows), a second ranking in both directions: on DeepCubeA's first three 7x7 boards, with
 /// beams of 10,000, the best of `4 md + 5 lc + squares` both ways was 298, 285, 317 moves,
 /// and 298, 277, 315 with `6 md + 5 lc + squares` both ways too (`3 md` added nothing more).
+/// The second ranking is now `4 md + 8 lc + squares` (2026-12-04): beams of 5,000 with the
+/// plain windows on DeepCubeA's first 40 48-puzzles (`near::experiment`) gave 289.98 moves
+/// forward with `4:5:1`, 298.57 with `6:5:1` and 282.52 with `4:8:1` (backward 285.68,
+/// 293.48, 281.62), the best of the four beams 278.27 with `6:5:1` and 274.18 with
+/// `4:8:1`; in the whole engine (`bench FILE --algorithm near --threads 2 --timeout 30`, the
+/// two builds one after the other): those 40 boards 267.575 against 270.175, 20 seeded
+/// uniformly random 7x7 boards 306.20 against 310.60, eight 8x8 475.13 against 476.63, five
+/// 10x10 1,019.8 against 1,048.2 (`scramble --count N --seed 19`), each in about the same
+/// time. (On 6x6, which keeps two beams, `4:8:1` and `4:5:1` are within noise: at 10,000,
+/// the first 40 35-puzzles, both ways, 134.60 against 135.00.)
 fn plain_beams(cells: usize, one: bool) -> &'static [(bool, beam::Weights)] {
     const TWO: [(bool, beam::Weights); 2] =
         [(false, beam::Weights::BEST), (true, beam::Weights::BEST)];
     const FOUR: [(bool, beam::Weights); 4] = [
         (false, beam::Weights::BEST),
         (true, beam::Weights::BEST),
-        (false, beam::Weights { md: 6, lc: 5, squares: 1 }),
-        (true, beam::Weights { md: 6, lc: 5, squares: 1 }),
+        (false, beam::Weights { md: 4, lc: 8, squares: 1 }),
+        (true, beam::Weights { md: 4, lc: 8, squares: 1 }),
     ];
     const ONE: [(bool, beam::Weights); 1] = [(false, BIG_WEIGHTS)];
     match cells {
