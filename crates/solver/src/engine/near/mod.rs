@@ -1157,11 +1157,16 @@ const RUNS_END: f64 = 40.0;
 const SUFFIX_STARTS: [usize; 6] = [20, 16, 12, 8, 4, 0];
 
 /// The beams of the anytime rounds, in turn: direction (backward when `true`) and ranking.
+/// The second pair was `6 md + 5 lc + squares` until 2026-12-04, when `4:8:1` took its place
+/// in the plain solve from 7x7 (`plain_beams`); here too, `bench FILE --algorithm near
+/// --threads 2 --improve T`, the two builds one after the other: DeepCubeA's first 20
+/// 35-puzzles within 9 s 129.70 moves against 130.10, its first ten 48-puzzles within 28 s
+/// 263.80 against 265.80 and the next ten 255.40 both.
 const ANYTIME_BEAMS: [(bool, beam::Weights); 6] = [
     (false, beam::Weights::BEST),
     (true, beam::Weights::BEST),
-    (false, beam::Weights { md: 6, lc: 5, squares: 1 }),
-    (true, beam::Weights { md: 6, lc: 5, squares: 1 }),
+    (false, beam::Weights { md: 4, lc: 8, squares: 1 }),
+    (true, beam::Weights { md: 4, lc: 8, squares: 1 }),
     (false, beam::Weights { md: 3, lc: 5, squares: 1 }),
     (false, beam::Weights { md: 8, lc: 10, squares: 3 }),
 ];
