@@ -919,6 +919,11 @@ const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
 /// better use of the time.
 const PLAIN_SHARE: f64 = 0.3;
 
+/// The ranking of the second pair of beams, forward and backward, in a plain solve from 7x7
+/// ([`plain_beams`]) and in the anytime rounds ([`ANYTIME_BEAMS`]): `4 md + 8 lc + squares`
+/// (figures at `plain_beams`).
+const SECOND_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 8, squares: 1 };
+
 /// The beams of a plain solve on `cells` cells: direction (backward when `true`) and
 /// ranking. From 7x7 (which has the time: 12 s a board with two beams, of the 30 s issue 19
 /// allows), a second ranking in both directions: on DeepCubeA's first three 7x7 boards, with
@@ -940,8 +945,8 @@ fn plain_beams(cells: usize, one: bool) -> &'static [(bool, beam::Weights)] {
     const FOUR: [(bool, beam::Weights); 4] = [
         (false, beam::Weights::BEST),
         (true, beam::Weights::BEST),
-        (false, beam::Weights { md: 4, lc: 8, squares: 1 }),
-        (true, beam::Weights { md: 4, lc: 8, squares: 1 }),
+        (false, SECOND_WEIGHTS),
+        (true, SECOND_WEIGHTS),
     ];
     const ONE: [(bool, beam::Weights); 1] = [(false, BIG_WEIGHTS)];
     match cells {
@@ -1165,8 +1170,8 @@ const SUFFIX_STARTS: [usize; 6] = [20, 16, 12, 8, 4, 0];
 const ANYTIME_BEAMS: [(bool, beam::Weights); 6] = [
     (false, beam::Weights::BEST),
     (true, beam::Weights::BEST),
-    (false, beam::Weights { md: 4, lc: 8, squares: 1 }),
-    (true, beam::Weights { md: 4, lc: 8, squares: 1 }),
+    (false, SECOND_WEIGHTS),
+    (true, SECOND_WEIGHTS),
     (false, beam::Weights { md: 3, lc: 5, squares: 1 }),
     (false, beam::Weights { md: 8, lc: 10, squares: 3 }),
 ];
