@@ -12,7 +12,8 @@
 //! 2. **First paths.** Beam searches ([`beam`](self)): breadth-first, keeping the `width`
 //!    children of each layer that rank best by `4 x Manhattan + 5 x conflicts + the sum of
 //!    the tiles' squared distances` (the squares stand for the blank's trips, which
-//!    Manhattan + linear conflict do not count), with a Zobrist set so that no position is
+//!    Manhattan + linear conflict do not count; from 6x6 four beams, ranked `4:12:2` and
+//!    `4:8:1` in these terms: `plain_beams`), with a Zobrist set so that no position is
 //!    kept twice. Its cost is `width x depth` whatever the board. A beam that keeps no
 //!    position it ranks better than all before for 200 layers is going round a basin of
 //!    its ranking (on 10x10 boards the first, narrow beam always did, and on some boards
@@ -911,7 +912,7 @@ const JUNCTION: usize = 200;
 /// The windows a plain solve slides over its path, in order.
 const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
 
-/// The share of `plain_seconds` for each plain beam (two on boards up to 42 cells, forward
+/// The share of `plain_seconds` for each plain beam (two on boards up to 30 cells, forward
 /// and backward, four beyond: see `plain_beams`); the rest goes to the beams over windows.
 /// Measured on DeepCubeA's first six 6x6 boards with beams of 40,000: forward 138, 125,
 /// 166, 119, 138, 106; backward 130, 133, 168, 127, 146, 114. Beyond about 10,000 a wider
@@ -919,42 +920,80 @@ const PLAIN_WINDOWS: [usize; 5] = [10, 16, 24, 32, 40];
 /// better use of the time.
 const PLAIN_SHARE: f64 = 0.3;
 
-/// The ranking of the second pair of beams, forward and backward, in a plain solve from 7x7
+/// The ranking of the second pair of beams, forward and backward, in a plain solve from 6x6
 /// ([`plain_beams`]) and in the anytime rounds ([`ANYTIME_BEAMS`]): `4 md + 8 lc + squares`
 /// (figures at `plain_beams`).
 const SECOND_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 8, squares: 1 };
 
 /// The beams of a plain solve on `cells` cells: direction (backward when `true`) and
-/// ranking. From 7x7 (which has the time: 12 s a board with two beams, of the 30 s issue 19
-/// allows), a second ranking in both directions: on DeepCubeA's first three 7x7 boards, with
-/// beams of 10,000, the best of `4 md + 5 lc + squares` both ways was 298, 285, 317 moves,
-/// and 298, 277, 315 with `6 md + 5 lc + squares` both ways too (`3 md` added nothing more).
-/// The second ranking is now `4 md + 8 lc + squares` (2026-12-04): beams of 5,000 with the
-/// plain windows on DeepCubeA's first 40 48-puzzles (`near::experiment`) gave 289.98 moves
-/// forward with `4:5:1`, 298.57 with `6:5:1` and 282.52 with `4:8:1` (backward 285.68,
-/// 293.48, 281.62), the best of the four beams 278.27 with `6:5:1` and 274.18 with
-/// `4:8:1`; in the whole engine (`bench FILE --algorithm near --threads 2 --timeout 30`, the
-/// two builds one after the other): those 40 boards 267.575 against 270.175, 20 seeded
-/// uniformly random 7x7 boards 306.20 against 310.60, eight 8x8 475.13 against 476.63, five
-/// 10x10 1,019.8 against 1,048.2 (`scramble --count N --seed 19`), each in about the same
-/// time. (On 6x6, which keeps two beams, `4:8:1` and `4:5:1` are within noise: at 10,000,
-/// the first 40 35-puzzles, both ways, 134.60 against 135.00.)
+/// ranking. Up to 30 cells (5x5, 5x6), `4 md + 5 lc + squares` both ways. From 31 cells
+/// (6x6 on), a second pair of rankings in both directions, four beams (7x7 had the time
+/// for them from the start: 12 s a board with two beams, of the 30 s issue 19 allows; 6x6
+/// since 2026-12-04, when its plain solve ended in about 1.4 s of the 10 s on a fast
+/// machine): on DeepCubeA's first three 7x7 boards, with beams of 10,000, the best of
+/// `4 md + 5 lc + squares` both ways was 298, 285, 317 moves, and 298, 277, 315 with
+/// `6 md + 5 lc + squares` both ways too (`3 md` added nothing more).
+///
+/// The second pair is ranked `4 md + 8 lc + squares` ([`SECOND_WEIGHTS`], 2026-12-04):
+/// beams of 5,000 with the plain windows on DeepCubeA's first 40 48-puzzles
+/// (`near::experiment`) gave 289.98 moves forward with `4:5:1`, 298.57 with `6:5:1` and
+/// 282.52 with `4:8:1` (backward 285.68, 293.48, 281.62), the best of the four beams 278.27
+/// with `6:5:1` and 274.18 with `4:8:1`; in the whole engine (`bench FILE --algorithm near
+/// --threads 2 --timeout 30`, the two builds one after the other): those 40 boards 267.575
+/// against 270.175, 20 seeded uniformly random 7x7 boards 306.20 against 310.60, eight 8x8
+/// 475.13 against 476.63, five 10x10 1,019.8 against 1,048.2 (`scramble --count N --seed
+/// 19`), each in about the same time.
+///
+/// The first pair is ranked `4 md + 12 lc + 2 squares` ([`WIDE_WEIGHTS`], later that day;
+/// it was `4:5:1`). Rankings scanned on 30 uniformly random 7x7 boards (`scramble --seed
+/// 23`, not the test sets), one forward beam of 5,000 with the plain windows each: `4:5:1`
+/// 339.03 moves, `4:8:1` 329.50, `4:10:1` 328.50, `4:15:1` 328.77, `4:20:1` 335.37, `4:8:2`
+/// 330.77, **`4:12:2` 321.50**, `4:10:2` 322.10, `4:14:2` 325.43, `4:16:2` 325.30, `3:12:2`
+/// 325.70, `5:12:2` 325.77, `4:12:3` 326.10 (`4:30:3` failed a board); backward `4:5:1`
+/// 330.17, `4:8:1` 324.57, `4:12:2` 323.03. The best of the four beams of 16,000 (the plain
+/// width there): `4:5:1` and `4:8:1` both ways 310.23, `4:12:2` and `4:8:1` 307.23, `4:12:2`
+/// and `4:16:2` 306.63; on DeepCubeA's first 40 48-puzzles 269.02, 267.52 and 268.48. On
+/// 30 random 6x6 at 10,000, the pair both ways: `4:5:1` 195.27, `4:8:1` 192.73, `4:12:2`
+/// 191.67, `4:10:2` 191.27; DeepCubeA's first 40 35-puzzles 135.00, 133.80 (`4:12:2`),
+/// 134.00 (`4:10:2`), and 133.35 with the `4:8:1` pair after the `4:12:2` one. In the whole
+/// engine, the two builds one after the other (`bench FILE --algorithm near --threads 2
+/// --timeout T`, T = 10 s for 6x6 and 30 s beyond; random boards `scramble --size NxN
+/// --count K --seed 19` unless said):
+///
+/// | boards | `4:12:2` first pair | `4:5:1` first pair |
+/// |---|---|---|
+/// | DeepCubeA's first 40 48-puzzles | 266.225 | 267.575 |
+/// | 20 random 7x7 | 304.40 | 306.20 |
+/// | 8 random 8x8 | 469.88 | 475.13 |
+/// | 8 random 9x9 | 705.00 | 721.25 |
+/// | 10 random 10x10 (`--seed 23`) | 1,030.2 | 1,063.2 |
+/// | 5 random 10x10 | 1,037.0 | 1,019.8 |
+/// | 6 random 12x12 | 1,847.8 | 1,850.5 |
+///
+/// (10x10 varies most: most of its beams stall short of the goal and are finished.) On
+/// 6x6, against its two `4:5:1` beams: DeepCubeA's first 40 35-puzzles 132.300 with the
+/// `4:12:2` pair alone and 132.050 with the four (median 1.24 and 1.71 s a board), against
+/// 133.200 (1.09 s); 20 random 6x6 185.50 and 184.40 (1.37 and 2.14 s) against 187.50.
 fn plain_beams(cells: usize, one: bool) -> &'static [(bool, beam::Weights)] {
     const TWO: [(bool, beam::Weights); 2] =
         [(false, beam::Weights::BEST), (true, beam::Weights::BEST)];
     const FOUR: [(bool, beam::Weights); 4] = [
-        (false, beam::Weights::BEST),
-        (true, beam::Weights::BEST),
+        (false, WIDE_WEIGHTS),
+        (true, WIDE_WEIGHTS),
         (false, SECOND_WEIGHTS),
         (true, SECOND_WEIGHTS),
     ];
     const ONE: [(bool, beam::Weights); 1] = [(false, BIG_WEIGHTS)];
     match cells {
         _ if one => &ONE,
-        0..=42 => &TWO,
+        0..=30 => &TWO,
         _ => &FOUR,
     }
 }
+
+/// The ranking of the plain solve's first pair of beams, forward and backward, from 6x6
+/// ([`plain_beams`], figures there): `4 md + 12 lc + 2 squares`.
+const WIDE_WEIGHTS: beam::Weights = beam::Weights { md: 4, lc: 12, squares: 2 };
 
 /// Seconds kept after the one plain beam beyond [`BIG_CELLS`] (at least; a twentieth of the
 /// time left when that is more), for `tidy` (about 40 ms on 32x32) and the windows. It was a
