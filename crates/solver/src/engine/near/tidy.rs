@@ -63,6 +63,22 @@ const IDA_CELLS: usize = 30;
 /// 2,140 with one pass of 24 (25 ms a board in all), **2,020 with two (36 ms)**, 1,925 with
 /// 20, 24 and 28 (68 ms), 1,878 with 24 and 32 (150 ms): on 32x32 within a second, a
 /// hundredth of a second of the beam's is worth about 50 moves.
+///
+/// Other solvers for the boxes of more than [`IDA_CELLS`] cells were measured and not kept
+/// (2026-12-04). Four seeded 32x32 boards (`Scrambler::new(100..104)`), fixed beams of 96
+/// (`near::big_widths::experiment`), stopped with 160 to 232 tiles misplaced (224 to 348
+/// moves of Manhattan distance), and this pass took 1,636, 2,402, 2,390 and 1,978 moves to
+/// finish them; on the first, 252 of its 1,636 moves were the blank's walks there and back
+/// and 1,202 the boxes of the odd pairs. Their 58 boxes of more than 30 cells took 6,088
+/// moves as now (0.13 s in all, the four boards). IDA* within 200,000 and 1 M nodes solved
+/// 2 and 4 of them (6,032 and 6,014 moves, keeping the shorter); a beam with the plain
+/// windows, ranked `4:5:1`, 100 wide 5,950 (0.16 s; 27 of its beams stalled), 300 wide
+/// 5,746 (0.34 s), 1,000 wide 5,278 (0.79 s); 300 wide ranked `4:20:1` 5,400 (0.27 s); the
+/// whole engine for 0.3 s a box 4,450 (16 s). The cheapest of them saves about 170 moves a
+/// board for about 35 ms more on each beam's thread, which a beam of 32x32 within a second
+/// would have turned into as many moves (see above): even. (An odd group cannot be mended
+/// alone by ending the blank one cell off where it came in, either: a move swaps the blank
+/// with a tile and changes the blank's distance by one, so no parity changes.)
 const BOX_WINDOWS: [usize; 2] = [24, 24];
 
 /// A box of cells: columns `x0..=x1`, rows `y0..=y1`.
