@@ -1205,10 +1205,25 @@ const SUFFIX_STARTS: [usize; 6] = [20, 16, 12, 8, 4, 0];
 /// in the plain solve from 7x7 (`plain_beams`); here too, `bench FILE --algorithm near
 /// --threads 2 --improve T`, the two builds one after the other: DeepCubeA's first 20
 /// 35-puzzles within 9 s 129.70 moves against 130.10, its first ten 48-puzzles within 28 s
-/// 263.80 against 265.80 and the next ten 255.40 both.
+/// 263.80 against 265.80 and the next ten 255.40 both. Up to 30 cells (5x5 and smaller);
+/// from 6x6, [`ANYTIME_BEAMS_WIDE`].
 const ANYTIME_BEAMS: [(bool, beam::Weights); 6] = [
     (false, beam::Weights::BEST),
     (true, beam::Weights::BEST),
+    (false, SECOND_WEIGHTS),
+    (true, SECOND_WEIGHTS),
+    (false, beam::Weights { md: 3, lc: 5, squares: 1 }),
+    (false, beam::Weights { md: 8, lc: 10, squares: 3 }),
+];
+
+/// [`ANYTIME_BEAMS`] from 6x6 (31 cells), the first pair ranked [`WIDE_WEIGHTS`] as in the
+/// plain solve there (2026-12-04, later). `bench FILE --algorithm near --threads 2 --improve
+/// T`, the first pair `4:5:1` and this, with the plain solve's four beams in both: DeepCubeA's
+/// first 20 35-puzzles within 9 s 130.10 moves and 129.80, its first ten 48-puzzles within
+/// 28 s 264.00 and 262.80.
+const ANYTIME_BEAMS_WIDE: [(bool, beam::Weights); 6] = [
+    (false, WIDE_WEIGHTS),
+    (true, WIDE_WEIGHTS),
     (false, SECOND_WEIGHTS),
     (true, SECOND_WEIGHTS),
     (false, beam::Weights { md: 3, lc: 5, squares: 1 }),
@@ -2100,8 +2115,9 @@ fn run(
             }
             // Other rankings in both directions (other seeds only change the ties, and the
             // squared term leaves few: six seeds gave the same lengths), then wider beams.
-            let (back, weights) = ANYTIME_BEAMS[round % ANYTIME_BEAMS.len()];
-            if round % ANYTIME_BEAMS.len() == 0 {
+            let beams = if cells > 30 { &ANYTIME_BEAMS_WIDE } else { &ANYTIME_BEAMS };
+            let (back, weights) = beams[round % beams.len()];
+            if round % beams.len() == 0 {
                 width = narrow(width.saturating_mul(2));
             }
             round += 1;
