@@ -986,10 +986,15 @@ fn plain_beams(cells: usize, one: bool) -> &'static [(bool, beam::Weights)] {
     const ONE: [(bool, beam::Weights); 1] = [(false, BIG_WEIGHTS)];
     match cells {
         _ if one => &ONE,
-        0..=30 => &TWO,
+        0..=NARROW_CELLS => &TWO,
         _ => &FOUR,
     }
 }
+
+/// The most cells (5x6) of a board whose plain beams ([`plain_beams`]) and anytime rounds
+/// ([`ANYTIME_BEAMS`]) keep `4:5:1` for their first pair; larger ones rank it
+/// [`WIDE_WEIGHTS`].
+const NARROW_CELLS: usize = 30;
 
 /// The ranking of the plain solve's first pair of beams, forward and backward, from 6x6
 /// ([`plain_beams`], figures there): `4 md + 12 lc + 2 squares`.
@@ -2115,7 +2120,7 @@ fn run(
             }
             // Other rankings in both directions (other seeds only change the ties, and the
             // squared term leaves few: six seeds gave the same lengths), then wider beams.
-            let beams = if cells > 30 { &ANYTIME_BEAMS_WIDE } else { &ANYTIME_BEAMS };
+            let beams = if cells > NARROW_CELLS { &ANYTIME_BEAMS_WIDE } else { &ANYTIME_BEAMS };
             let (back, weights) = beams[round % beams.len()];
             if round % beams.len() == 0 {
                 width = narrow(width.saturating_mul(2));
